@@ -1,0 +1,1 @@
+"""Generic environment adapters: one for Gymnasium (solo games), one for PettingZoo AEC."""

@@ -1,0 +1,146 @@
+"""One generic Gymnasium environment over any ``SinglePlayerGame``.
+
+A game's env class subclasses ``GymAdapter``, sets ``game`` and writes the docstring; the
+behaviour written here (masks, illegal actions, seeding, rendering) is the same for every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+
+from ..core.errors import IllegalActionError
+from ..core.game import SinglePlayerGame
+
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+
+
+def check_action_index(action: Any, num_actions: int) -> int:
+    """The action as a Python int; a clear error for a wrong type or an index out of range."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(
+            f"an action is an integer index in 0..{num_actions - 1}, got {action!r} "
+            f"of type {type(action).__name__}"
+        )
+    index = int(action)
+    if not 0 <= index < num_actions:
+        raise ValueError(f"action {index} is outside the action space 0..{num_actions - 1}")
+    return index
+
+
+class GymAdapter(gym.Env):
+    """Base class of the solo environments; see a concrete env's docstring for its spec."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    game: ClassVar[SinglePlayerGame]
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        illegal_action: str = "penalize",
+        illegal_action_penalty: float = -1.0,
+        **config: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                f"got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_action_penalty = float(illegal_action_penalty)
+        try:
+            self.config = self.game.config_class(**config)
+        except TypeError as error:
+            known = ", ".join(self.game.config_class.__dataclass_fields__)
+            raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.observation_space = spaces.Box(
+            0.0, 1.0, shape=(self.game.observation_size,), dtype=np.float32
+        )
+        self.state: Any = None
+        self._episode_over = False
+
+    # ------------------------------------------------------------------ Gymnasium API
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - set(self.game.reset_options)
+        if unknown:
+            raise ValueError(
+                f"unknown reset option(s) {sorted(unknown)}; {self.game.name} takes "
+                f"{list(self.game.reset_options)}"
+            )
+        self.state = self.game.new_game(self.config, self.np_random, **options)
+        self._episode_over = self.game.is_terminal(self.state)
+        return self.game.observe(self.state), {"action_mask": self.game.legal_mask(self.state)}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.state is None:
+            raise ResetNeeded("call reset() before step()")
+        if self._episode_over:
+            raise ResetNeeded("the episode has ended; call reset() before step()")
+        index = check_action_index(action, self.game.num_actions)
+        game, state = self.game, self.state
+        try:
+            reward = game.step(state, index, self.np_random)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._episode_over = True
+            info = {
+                "action_mask": np.zeros(game.num_actions, dtype=np.int8),
+                "illegal_action": True,
+                "illegal_reason": str(error),
+                "outcome": "illegal action",
+            }
+            return game.observe(state), self.illegal_action_penalty, True, False, info
+        info: dict[str, Any] = {"action_mask": game.legal_mask(state)}
+        terminated = truncated = False
+        if game.is_terminal(state):
+            self._episode_over = True
+            truncated = game.is_truncated(state)
+            terminated = not truncated
+            info["outcome"] = game.outcome(state)
+        return game.observe(state), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The int8 legal-action mask of the current state (what MaskablePPO calls)."""
+        if self.state is None:
+            raise ResetNeeded("call reset() before action_masks()")
+        if self._episode_over:
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        return self.game.legal_mask(self.state)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.state is None:
+            raise ResetNeeded("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self.game.to_text(self.state) + "\n"
+        if self.render_mode == "rgb_array":
+            return self.game.to_rgb(self.state)
+        gym.logger.warn(
+            "render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+        )
+        return None
+
+    # ------------------------------------------------------------------ helpers
+
+    def legal_actions(self) -> list[int]:
+        return [] if self._episode_over else self.game.legal_actions(self.state)
+
+    def action_name(self, action: int) -> str:
+        return self.game.action_name(check_action_index(action, self.game.num_actions))

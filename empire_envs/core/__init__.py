@@ -1,0 +1,1 @@
+"""What every game shares: card encoding, errors, the game protocol, RNG helpers."""

@@ -1,0 +1,86 @@
+"""The Gymnasium environment of Empire solo (registered as ``empire_envs/EmpireSolo-v0``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...adapters.gym_env import GymAdapter
+from ...core.game import SinglePlayerGame
+from . import GAME, actions, observe
+
+
+def _table(module_doc: str) -> str:
+    """The reST tables of a module docstring (everything from the first table rule on)."""
+    lines = module_doc.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("====="))
+    return "\n".join(lines[first - 2 if lines[first - 2] else first:]).strip()
+
+
+_DOC = """Empire solo: recruit soldiers, fight the face cards, stack toward three bases.
+
+## Description
+
+One player, one shuffled 52-card deck, six territories (keeps 0-2 may hold stacks, outposts
+3-5 hold one card). Each turn the player may merge units, then draws a card and reacts to it:
+soldiers (A-10) are recruited or stacked; black J/Q/K/A promote a battalion into a native or turn
+a base builder into a base; face cards must be fought (Jack: any unit wins; Queen: one unit
+against each revealed enemy until one wins; King: two enemies a round, fought as SUM or SPLIT).
+Three bases win; needing a unit and having none loses. The full rules, with every ruling the
+project adopted, are in ``docs/rules/solo.md``.
+
+## Action Space
+
+``Discrete({num_actions})``. Only the actions of ``info["action_mask"]`` (also
+``env.action_masks()``) are legal; an illegal one ends the episode with reward
+``illegal_action_penalty`` and ``info["illegal_action"] = True`` (or raises
+``IllegalActionError`` with ``illegal_action="raise"``). The organize phase is offered only when
+a merge is possible; otherwise the turn's card is drawn at once.
+
+{action_table}
+
+## Observation Space
+
+``Box(0, 1, ({obs_size},), float32)``: everything the player could know (not the deck's order).
+
+{observation_table}
+
+## Rewards
+
++1 when the third base is founded, -1 when a unit must be sent and none is left, 0 otherwise.
+With ``shaped_reward=True`` forming a super soldier, battalion, native, base builder or base pays
+``shaping_values`` (default 0.01, 0.02, 0.04, 0.06, 0.10), at most ``shaping_cap`` (0.5) in all.
+
+## Episode End
+
+Terminated on a win or a loss (``info["outcome"]`` is ``"won"`` or ``"lost"``). Truncated when a
+card must be drawn after ``max_draws`` draws (``"truncated"``), or if deck and discard are both
+empty. An illegal action terminates with ``"illegal action"``.
+
+## Arguments
+
+``gymnasium.make("empire_envs/EmpireSolo-v0", render_mode=None, illegal_action="penalize",
+illegal_action_penalty=-1.0, merge_in_battle=False, max_draws=1000, shaped_reward=False,
+shaping_values=(0.01, 0.02, 0.04, 0.06, 0.10), shaping_cap=0.5)``.
+``render_mode``: ``"ansi"`` (text) or ``"rgb_array"`` (a 420x720 picture).
+``reset(seed=..., options={{"deck": ["QS", "7H", ...]}})`` stacks the deck, top card first
+(a full order or only the top cards; the rest follow in seeded random order).
+
+Registered variants: ``EmpireSoloShaped-v0`` (``shaped_reward=True``) and
+``EmpireSoloMergeInBattle-v0`` (``merge_in_battle=True``).
+
+## Version History
+
+- v0: initial release.
+"""
+
+
+class EmpireSoloEnv(GymAdapter):
+    game: ClassVar[SinglePlayerGame] = GAME
+
+
+EmpireSoloEnv.__doc__ = _DOC.format(
+    num_actions=actions.NUM_ACTIONS,
+    obs_size=observe.OBSERVATION_SIZE,
+    action_table=_table(actions.__doc__ or ""),
+    observation_table=_table(observe.__doc__ or ""),
+)

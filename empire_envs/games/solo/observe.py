@@ -1,0 +1,137 @@
+"""Empire solo observation: one flat ``float32`` vector, every entry in ``[0, 1]``.
+
+The player sees everything except the order of the deck: the board, the drawn card, the battle,
+the discard pile, and so which cards are still in the deck.
+
+=========  ===================  ===============================================================
+index      field                meaning
+=========  ===================  ===============================================================
+0-10       territory 0          keep 0 (layout of one territory below)
+11-21      territory 1          keep 1
+22-32      territory 2          keep 2
+33-43      territory 3          outpost 3
+44-54      territory 4          outpost 4
+55-65      territory 5          outpost 5
+66-78      drawn rank           one-hot rank of the drawn card (A, 2..10, J, Q, K); 0 if none
+79-82      drawn suit           one-hot suit of the drawn card (C, D, H, S); 0 if none
+83-87      phase                one-hot: organize, react, king mode, send, over
+88-90      attacker             one-hot rank of the face card being fought: J, Q, K
+91-94      enemies              first enemy value/13, first present, second value/13, second present
+95-96      mode                 one-hot King round mode: SUM, SPLIT
+97         split stage          1 once the first enemy of a SPLIT round has been fought
+98         rounds lost          rounds lost in this battle / 6 (clipped to 1)
+99-102     counts               deck size/52, discard size/52, bases/3, draws/max_draws
+103-154    discard cards        1 for each card in the discard pile (card index order)
+155-206    deck cards           1 for each card still in the deck (its order stays hidden)
+=========  ===================  ===============================================================
+
+One territory (11 entries, offset ``11 * t``):
+
+=======  =====================================================================================
+offset   meaning
+=======  =====================================================================================
+0-6      one-hot unit kind: empty, soldier, super soldier, battalion, native, base builder, base
+7        battle value of the whole unit / 52 (a base, which beats anything: 1)
+8        host card value / 13 (natives and bases; 0 otherwise)
+9        1 if the native or base has a recruit
+10       recruit value / 13 (0 without one)
+=======  =====================================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.cards import NUM_CARDS
+from ...core.layout import ObsLayout
+from .rules import VALUE
+from .state import (
+    BASE,
+    NUM_TERRITORIES,
+    NUM_UNIT_KINDS,
+    PHASE_NAMES,
+    SPLIT,
+    SUM,
+    SoloState,
+)
+
+TERRITORY_SIZE = NUM_UNIT_KINDS + 4
+MAX_UNIT_VALUE = 52.0
+
+LAYOUT = ObsLayout(
+    [(f"territory {t}", TERRITORY_SIZE) for t in range(NUM_TERRITORIES)]
+    + [
+        ("drawn rank", 13),
+        ("drawn suit", 4),
+        ("phase", len(PHASE_NAMES)),
+        ("attacker", 3),
+        ("enemies", 4),
+        ("mode", 2),
+        ("split stage", 1),
+        ("rounds lost", 1),
+        ("counts", 4),
+        ("discard cards", NUM_CARDS),
+        ("deck cards", NUM_CARDS),
+    ]
+)
+OBSERVATION_SIZE = LAYOUT.size
+
+_DRAWN_RANK = LAYOUT.start("drawn rank")
+_DRAWN_SUIT = LAYOUT.start("drawn suit")
+_PHASE = LAYOUT.start("phase")
+_ATTACKER = LAYOUT.start("attacker")
+_ENEMIES = LAYOUT.start("enemies")
+_MODE = LAYOUT.start("mode")
+_SPLIT_STAGE = LAYOUT.start("split stage")
+_ROUNDS = LAYOUT.start("rounds lost")
+_COUNTS = LAYOUT.start("counts")
+_DISCARD = LAYOUT.start("discard cards")
+_DECK = LAYOUT.start("deck cards")
+
+
+def observe(state: SoloState) -> np.ndarray:
+    """The player's observation of ``state`` (a fresh array)."""
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    kinds, cards, recruits = state.unit_kind, state.unit_cards, state.recruit
+    for t in range(NUM_TERRITORIES):
+        base = TERRITORY_SIZE * t
+        kind = kinds[t]
+        obs[base + kind] = 1.0
+        if not cards[t]:
+            continue
+        recruit = recruits[t]
+        if kind == BASE:
+            obs[base + 7] = 1.0
+        else:
+            total = sum(VALUE[card] for card in cards[t]) + (VALUE[recruit] if recruit >= 0 else 0)
+            obs[base + 7] = total / MAX_UNIT_VALUE
+        if kind >= 4:  # NATIVE, BUILDER or BASE: a single host card ...
+            if len(cards[t]) == 1:  # ... except the builder, which has four
+                obs[base + 8] = VALUE[cards[t][0]] / 13.0
+            if recruit >= 0:
+                obs[base + 9] = 1.0
+                obs[base + 10] = VALUE[recruit] / 13.0
+    if state.drawn >= 0:
+        obs[_DRAWN_RANK + state.drawn % 13] = 1.0
+        obs[_DRAWN_SUIT + state.drawn // 13] = 1.0
+    obs[_PHASE + state.phase] = 1.0
+    if state.attacker >= 0:
+        obs[_ATTACKER + state.attacker % 13 - 10] = 1.0
+        for index, enemy in enumerate(state.enemies):
+            obs[_ENEMIES + 2 * index] = VALUE[enemy] / 13.0
+            obs[_ENEMIES + 2 * index + 1] = 1.0
+        if state.mode == SUM:
+            obs[_MODE] = 1.0
+        elif state.mode == SPLIT:
+            obs[_MODE + 1] = 1.0
+            obs[_SPLIT_STAGE] = 1.0 if state.split_first_won >= 0 else 0.0
+        obs[_ROUNDS] = min(state.rounds_lost / 6.0, 1.0)
+    obs[_COUNTS] = len(state.deck) / 52.0
+    obs[_COUNTS + 1] = len(state.discard) / 52.0
+    obs[_COUNTS + 2] = kinds.count(BASE) / 3.0
+    obs[_COUNTS + 3] = state.draws / state.config.max_draws
+    if state.discard:
+        obs[[_DISCARD + card for card in state.discard]] = 1.0
+    if state.deck:
+        obs[[_DECK + card for card in state.deck]] = 1.0
+    return obs

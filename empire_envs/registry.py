@@ -1,0 +1,75 @@
+"""The one table of environment ids: it drives registration and the conformance tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+NAMESPACE = "empire_envs"
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered id: which environment class, with which variant settings."""
+
+    env_id: str
+    api: str  # "gymnasium" or "pettingzoo"
+    entry_point: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
+
+
+_SOLO = "empire_envs.games.solo.env:EmpireSoloEnv"
+
+ENTRIES: tuple[EnvEntry, ...] = (
+    EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
+    EnvEntry(
+        f"{NAMESPACE}/EmpireSoloShaped-v0", "gymnasium", _SOLO, {"shaped_reward": True},
+        "Empire solo with small rewards for forming units",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/EmpireSoloMergeInBattle-v0", "gymnasium", _SOLO, {"merge_in_battle": True},
+        "Empire solo where units may merge while a battle waits",
+    ),
+)
+
+
+def entry(env_id: str) -> EnvEntry:
+    for candidate in ENTRIES:
+        if candidate.env_id == env_id:
+            return candidate
+    known = ", ".join(e.env_id for e in ENTRIES)
+    raise KeyError(f"unknown env id {env_id!r}; registered ids: {known}")
+
+
+def register_all() -> None:
+    """Register every id with Gymnasium or PettingZoo; safe to call more than once."""
+    import gymnasium
+
+    for item in ENTRIES:
+        if item.api == "gymnasium" and item.env_id not in gymnasium.registry:
+            gymnasium.register(id=item.env_id, entry_point=item.entry_point, kwargs=dict(item.kwargs))
+        elif item.api == "pettingzoo":
+            import pettingzoo
+
+            if item.env_id not in pettingzoo.aec_registry:
+                pettingzoo.register("aec", item.env_id, item.entry_point, kwargs=dict(item.kwargs))
+
+
+def make(env_id: str, **kwargs: Any) -> Any:
+    """Build any registered environment (Gymnasium or PettingZoo) by id."""
+    item = entry(env_id)
+    if item.api == "gymnasium":
+        import gymnasium
+
+        register_all()
+        return gymnasium.make(env_id, **kwargs)
+    import importlib
+
+    module_name, _, attribute = item.entry_point.partition(":")
+    factory = getattr(importlib.import_module(module_name), attribute)
+    return factory(**{**item.kwargs, **kwargs})
