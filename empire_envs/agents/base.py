@@ -59,16 +59,12 @@ def _load(path: str) -> Any:
 
 
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
-    """An agent from a short spec: ``random``, ``heuristic``, or ``ppo:PATH`` (a saved model)."""
-    kind, _, argument = spec.partition(":")
+    """An agent from a short spec: ``random`` or ``heuristic`` (the game's own)."""
+    kind = spec
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
         if game_name not in HEURISTICS:
             raise ValueError(f"no heuristic agent for {game_name!r} (known: {sorted(HEURISTICS)})")
         return _load(HEURISTICS[game_name])()
-    if kind == "ppo":
-        if not argument:
-            raise ValueError("give the model file: ppo:path/to/model.zip")
-        return _load("empire_envs.agents.ppo:MaskablePPOAgent")(argument)
-    raise ValueError(f"unknown agent {spec!r}; use random, heuristic or ppo:PATH")
+    raise ValueError(f"unknown agent {spec!r}; known agents: random, heuristic")

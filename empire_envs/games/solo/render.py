@@ -111,11 +111,13 @@ def to_rgb(state: SoloState) -> np.ndarray:
         cards = list(state.unit_cards[t])
         if state.recruit[t] >= 0:
             cards.append(state.recruit[t])
+        is_base = state.unit_kind[t] == BASE
         for index, card in enumerate(cards):
-            x = left + 10 + 14 * index
-            y = 56 + 22 * index
-            face_down = state.unit_kind[t] == BASE and index == 0
-            _card(draw, x, y, card, font, face_down=face_down)
+            if is_base:  # the base lies sideways, its recruit below it
+                x, y = left + 10 + 20 * index, 56 + 58 * index
+            else:
+                x, y = left + 10 + 14 * index, 56 + 22 * index
+            _card(draw, x, y, card, font, face_down=is_base and index == 0)
         kind = UNIT_NAMES[state.unit_kind[t]]
         value = "" if not cards or state.unit_kind[t] == BASE else f" {rules.unit_value(state, t)}"
         draw.text((left + 6, 230), f"{kind}{value}", fill=_TEXT, font=small)
@@ -139,12 +141,13 @@ def to_rgb(state: SoloState) -> np.ndarray:
 
 
 def _card(draw, x: int, y: int, card: int, font, face_down: bool = False) -> None:
-    box = (x, y, x + _CARD_W, y + _CARD_H)
     if face_down:
-        draw.rounded_rectangle(box, radius=5, fill=_BASE_FILL, outline=_BLACK)
+        draw.rounded_rectangle((x, y, x + _CARD_H, y + _CARD_W), radius=5, fill=_BASE_FILL,
+                               outline=_BLACK)
         draw.text((x + 5, y + 4), card_str(card), fill=_TEXT, font=font)
-        draw.text((x + 5, y + 44), "base", fill=_TEXT, font=font)
+        draw.text((x + 5, y + 24), "base", fill=_TEXT, font=font)
         return
+    box = (x, y, x + _CARD_W, y + _CARD_H)
     draw.rounded_rectangle(box, radius=5, fill=_CARD_FILL, outline=_BLACK)
     colour = _BLACK if is_black(card) else _RED
     draw.text((x + 5, y + 4), card_str(card), fill=colour, font=font)

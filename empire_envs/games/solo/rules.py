@@ -6,6 +6,7 @@ Public functions:
 - ``legal_actions(state)``: the legal action indices, ascending.
 - ``step(state, action, rng)``: apply an action **in place**, return the reward.
 - ``apply(state, action, rng)``: the pure version: ``(new_state, reward)``, input untouched.
+- ``determinize(state, rng)``: a copy with the hidden deck order resampled.
 - ``is_terminal``, ``returns``, ``unit_value``, ``max_episode_steps``.
 
 Randomness enters only through ``rng``: at the deal and whenever the discard pile is
@@ -125,6 +126,16 @@ def _stacked_order(deck: Sequence[str | int], rng: np.random.Generator) -> list[
         seen.add(card)
     missing = [card for card in range(NUM_CARDS) if card not in seen]
     return top + shuffled(missing, rng)
+
+
+def determinize(state: SoloState, rng: np.random.Generator | int | None = None) -> SoloState:
+    """A copy of ``state`` with the deck's order resampled: the only thing the player cannot see.
+
+    Search agents plan on determinized copies, never on the true deck order.
+    """
+    copy = state.clone()
+    copy.deck = shuffled(copy.deck, as_generator(rng))
+    return copy
 
 
 # --------------------------------------------------------------------------- queries

@@ -1,0 +1,466 @@
+"""Environment speed: decisions per second under a random masked policy, peers in the same run.
+
+Usage (from the repository root)::
+
+    python experiments/bench_speed.py [--seconds 5] [--only solo,peers] [--json PATH]
+
+Every masked loop picks its action the same way: ``random.Random(seed).choice`` over the legal
+indices (``np.flatnonzero(mask)`` where the API gives a mask, the legal list where it gives a
+list). A measurement runs for ``--seconds`` of wall time after a short warm-up; resets are
+inside the timed loop (they are part of the cost of running episodes) but only decisions
+(``step`` calls) are counted. Only the first reset of a measurement is seeded, as in a training
+loop (re-seeding costs a new generator each episode, which would dominate Blackjack's 1-2
+step episodes); the raw-rules loops likewise use one generator throughout.
+
+Benchmarks live in ``BENCHMARKS``, a list of named functions ``fn(seconds, seed) -> dict``;
+``bench_gym_masked``, ``bench_aec_masked`` and ``bench_raw_rules`` are generic, so a new
+environment is one more line in that list (and a ratio, if wanted, one more line in ``RATIOS``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+try:
+    import empire_envs  # noqa: F401  (registers the ids)
+except ImportError:  # run from a checkout without `pip install -e .`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import empire_envs  # noqa: F401
+
+import numpy as np
+
+#: how many steps between two looks at the clock (an episode end always looks)
+_CLOCK_EVERY = 256
+
+
+class Skipped(Exception):
+    """A benchmark that cannot run here (a missing optional dependency); the reason is shown."""
+
+
+def _rate(steps: int, episodes: int, elapsed: float) -> dict[str, Any]:
+    return {
+        "steps": steps,
+        "episodes": episodes,
+        "seconds": elapsed,
+        "steps_per_second": steps / elapsed if elapsed > 0 else float("nan"),
+        "steps_per_episode": steps / episodes if episodes else float("nan"),
+    }
+
+
+# --------------------------------------------------------------------------- generic loops
+
+
+def bench_gym_masked(env_id: str, **make_kwargs: Any) -> Callable[[float, int], dict[str, Any]]:
+    """A Gymnasium env with ``info["action_mask"]``, through ``gymnasium.make``."""
+
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        import gymnasium
+
+        env = gymnasium.make(env_id, **make_kwargs)
+        choice = random.Random(seed).choice
+        flatnonzero = np.flatnonzero
+        perf = time.perf_counter
+        steps = episodes = 0
+        start = perf()
+        deadline = start + seconds
+        try:
+            while True:
+                _, info = env.reset(seed=None if episodes else seed)
+                while True:
+                    action = choice(flatnonzero(info["action_mask"]))
+                    _, _, terminated, truncated, info = env.step(action)
+                    steps += 1
+                    if terminated or truncated:
+                        break
+                    if steps % _CLOCK_EVERY == 0 and perf() >= deadline:
+                        break
+                episodes += terminated or truncated
+                if perf() >= deadline:
+                    break
+        finally:
+            env.close()
+        return _rate(steps, episodes, perf() - start)
+
+    return run
+
+
+def bench_gym_sampled(env_id: str, **make_kwargs: Any) -> Callable[[float, int], dict[str, Any]]:
+    """A Gymnasium env without masks: ``action_space.sample()`` (seeded)."""
+
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        import gymnasium
+
+        env = gymnasium.make(env_id, **make_kwargs)
+        env.action_space.seed(seed)
+        sample = env.action_space.sample
+        perf = time.perf_counter
+        steps = episodes = 0
+        start = perf()
+        deadline = start + seconds
+        try:
+            while True:
+                env.reset(seed=None if episodes else seed)
+                while True:
+                    _, _, terminated, truncated, _ = env.step(sample())
+                    steps += 1
+                    if terminated or truncated:
+                        break
+                    if steps % _CLOCK_EVERY == 0 and perf() >= deadline:
+                        break
+                episodes += terminated or truncated
+                if perf() >= deadline:
+                    break
+        finally:
+            env.close()
+        return _rate(steps, episodes, perf() - start)
+
+    return run
+
+
+def bench_aec_masked(make_env: Callable[[], Any]) -> Callable[[float, int], dict[str, Any]]:
+    """A PettingZoo AEC env with ``obs["action_mask"]``; every ``env.step`` call is a decision
+    (including the ``None`` steps that retire finished agents)."""
+
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        env = make_env()
+        choice = random.Random(seed).choice
+        flatnonzero = np.flatnonzero
+        perf = time.perf_counter
+        steps = episodes = 0
+        start = perf()
+        deadline = start + seconds
+        try:
+            while True:
+                env.reset(seed=None if episodes else seed)
+                finished = True
+                for agent in env.agent_iter():
+                    observation, _, termination, truncation, _ = env.last()
+                    if termination or truncation:
+                        action = None
+                    else:
+                        action = choice(flatnonzero(observation["action_mask"]))
+                    env.step(action)
+                    steps += 1
+                    if steps % _CLOCK_EVERY == 0 and perf() >= deadline:
+                        finished = False
+                        break
+                episodes += finished
+                if perf() >= deadline:
+                    break
+        finally:
+            env.close()
+        return _rate(steps, episodes, perf() - start)
+
+    return run
+
+
+def bench_raw_rules(
+    new_game: Callable[[np.random.Generator], Any],
+    legal_actions: Callable[[Any], list[int]],
+    is_terminal: Callable[[Any], bool],
+    step: Callable[[Any, int, np.random.Generator], float] | None = None,
+    apply: Callable[[Any, int, np.random.Generator], tuple[Any, float]] | None = None,
+) -> Callable[[float, int], dict[str, Any]]:
+    """The rule functions without any env: ``step`` in place, or the pure ``apply``."""
+    if (step is None) == (apply is None):
+        raise ValueError("give exactly one of step (in place) or apply (pure)")
+
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        choice = random.Random(seed).choice
+        perf = time.perf_counter
+        steps = episodes = 0
+        start = perf()
+        deadline = start + seconds
+        rng = np.random.default_rng(seed)
+        while True:
+            state = new_game(rng)
+            while not is_terminal(state):
+                action = choice(legal_actions(state))
+                if step is not None:
+                    step(state, action, rng)
+                else:
+                    state, _ = apply(state, action, rng)
+                steps += 1
+                if steps % _CLOCK_EVERY == 0 and perf() >= deadline:
+                    break
+            episodes += is_terminal(state)
+            if perf() >= deadline:
+                break
+        return _rate(steps, episodes, perf() - start)
+
+    return run
+
+
+def bench_clone(
+    sample_states: Callable[[int], list[Any]], clone: Callable[[Any], Any] = lambda s: s.clone()
+) -> Callable[[float, int], dict[str, Any]]:
+    """Time ``clone`` over states taken from real games, in microseconds per clone."""
+
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        import timeit
+
+        states = sample_states(seed)
+        if not states:
+            raise RuntimeError("no states to clone")
+
+        def batch() -> None:
+            for state in states:
+                clone(state)
+
+        timer = timeit.Timer(batch)
+        per_batch, _ = timer.autorange()  # batches per repeat so that one repeat takes >= 0.2 s
+        per_batch = max(1, per_batch)
+        samples: list[float] = []
+        perf = time.perf_counter
+        start = perf()
+        deadline = start + seconds
+        while True:
+            samples.append(timer.timeit(per_batch) / (per_batch * len(states)))
+            if perf() >= deadline:
+                break
+        return {
+            "states": len(states),
+            "repeats": len(samples),
+            "clones": len(samples) * per_batch * len(states),
+            "seconds": perf() - start,
+            "us_per_clone": 1e6 * statistics.median(samples),
+            "us_per_clone_min": 1e6 * min(samples),
+        }
+
+    return run
+
+
+# --------------------------------------------------------------------------- Empire solo
+
+
+def _solo_new_game(rng: np.random.Generator) -> Any:
+    from empire_envs.games.solo import rules
+
+    return rules.new_game(None, rng)
+
+
+def _solo_rules() -> Any:
+    from empire_envs.games.solo import rules
+
+    return rules
+
+
+def _solo_sample_states(seed: int, games: int = 20, limit: int = 2000) -> list[Any]:
+    """Every decision state of ``games`` random games (at most ``limit``)."""
+    from empire_envs.games.solo import rules
+
+    choice = random.Random(seed).choice
+    states: list[Any] = []
+    for game in range(games):
+        rng = np.random.default_rng(seed + game)
+        state = rules.new_game(None, rng)
+        while not rules.is_terminal(state) and len(states) < limit:
+            states.append(state.clone())
+            rules.step(state, choice(rules.legal_actions(state)), rng)
+    return states
+
+
+def _raw_solo(pure: bool) -> Callable[[float, int], dict[str, Any]]:
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        rules = _solo_rules()
+        inner = bench_raw_rules(
+            _solo_new_game, rules.legal_actions, rules.is_terminal,
+            step=None if pure else rules.step, apply=rules.apply if pure else None,
+        )
+        return inner(seconds, seed)
+
+    return run
+
+
+def _connect_four() -> Any:
+    """``connect_four_v3.env()``; through PettingZoo's registry when it has one (1.27+: same
+    wrappers, without the deprecation warning of the old module path)."""
+    try:
+        import pettingzoo
+
+        if "classic/connect_four-v3" in getattr(pettingzoo, "aec_registry", ()):
+            return pettingzoo.make("aec", "classic/connect_four-v3")
+        from pettingzoo.classic import connect_four_v3
+
+        return connect_four_v3.env()
+    except Exception as error:  # connect_four imports pygame at module level
+        if not _is_import_failure(error):
+            raise
+        raise Skipped(
+            f"cannot build PettingZoo connect_four_v3 ({_root_cause(error)}); "
+            "install it with: pip install pygame (or 'pettingzoo[classic]')"
+        ) from None
+
+
+def _root_cause(error: BaseException) -> BaseException:
+    while error.__cause__ is not None:
+        error = error.__cause__
+    return error
+
+
+def _is_import_failure(error: BaseException) -> bool:
+    """An ImportError, or a wrapper of one (PettingZoo's registry raises ``FailedToImport``)."""
+    return isinstance(_root_cause(error), ImportError) or type(error).__name__ == "FailedToImport"
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    description: str
+    run: Callable[[float, int], dict[str, Any]]
+    groups: tuple[str, ...] = field(default=())
+
+
+BENCHMARKS: list[Benchmark] = [
+    Benchmark(
+        "gym_solo", "EmpireSolo-v0 via gymnasium.make (step + info mask + random legal)",
+        bench_gym_masked("empire_envs/EmpireSolo-v0"), ("solo", "empire", "gym"),
+    ),
+    Benchmark(
+        "raw_solo_step", "EmpireSolo raw rules: legal_actions + step in place",
+        _raw_solo(pure=False), ("solo", "empire", "raw"),
+    ),
+    Benchmark(
+        "raw_solo_apply", "EmpireSolo raw rules: legal_actions + pure apply (clone + step)",
+        _raw_solo(pure=True), ("solo", "empire", "raw"),
+    ),
+    Benchmark(
+        "solo_clone", "SoloState.clone() over states of 20 random games",
+        bench_clone(_solo_sample_states), ("solo", "empire", "clone"),
+    ),
+    Benchmark(
+        "gym_blackjack", "Gymnasium Blackjack-v1 via gymnasium.make (action_space.sample())",
+        bench_gym_sampled("Blackjack-v1"), ("peers", "gym"),
+    ),
+    Benchmark(
+        "pz_connect_four", "PettingZoo classic connect_four_v3 (AEC, random legal; every env.step counted)",
+        bench_aec_masked(_connect_four), ("peers", "pettingzoo"),
+    ),
+]
+
+#: (ratio name, numerator benchmark, denominator benchmark, key compared)
+RATIOS: list[tuple[str, str, str, str]] = [
+    ("raw_solo_step / pz_connect_four", "raw_solo_step", "pz_connect_four", "steps_per_second"),
+    ("gym_solo / pz_connect_four", "gym_solo", "pz_connect_four", "steps_per_second"),
+    ("raw_solo_step / gym_solo", "raw_solo_step", "gym_solo", "steps_per_second"),
+    ("gym_solo / gym_blackjack", "gym_solo", "gym_blackjack", "steps_per_second"),
+]
+
+
+def select(only: Sequence[str] | None) -> list[Benchmark]:
+    """The benchmarks named (or in a group named) in ``only``; all of them when empty."""
+    if not only:
+        return list(BENCHMARKS)
+    wanted = {token.strip() for item in only for token in item.split(",") if token.strip()}
+    known = {b.name for b in BENCHMARKS} | {g for b in BENCHMARKS for g in b.groups}
+    unknown = wanted - known
+    if unknown:
+        raise ValueError(f"unknown benchmark(s) {sorted(unknown)}; known: {sorted(known)}")
+    return [b for b in BENCHMARKS if b.name in wanted or wanted.intersection(b.groups)]
+
+
+def run_benchmarks(
+    seconds: float = 5.0, only: Sequence[str] | None = None, seed: int = 0,
+    warmup: float | None = None, log: Callable[[str], None] | None = print,
+) -> dict[str, Any]:
+    """Run the selected benchmarks; a JSON-ready dict with ``results`` and ``ratios``."""
+    warmup = min(0.5, seconds / 10) if warmup is None else warmup
+    results: dict[str, dict[str, Any]] = {}
+    for bench in select(only):
+        entry: dict[str, Any] = {"description": bench.description}
+        try:
+            if warmup > 0:
+                bench.run(warmup, seed)
+            entry.update(bench.run(seconds, seed))
+        except Skipped as reason:
+            entry["skipped"] = str(reason)
+        results[bench.name] = entry
+        if log:
+            log(format_result(bench.name, entry))
+    ratios = {}
+    for name, numerator, denominator, key in RATIOS:
+        top, bottom = results.get(numerator, {}), results.get(denominator, {})
+        if key in top and key in bottom and bottom[key]:
+            ratios[name] = top[key] / bottom[key]
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "numpy": np.__version__,
+        "seconds": seconds,
+        "seed": seed,
+        "results": results,
+        "ratios": ratios,
+    }
+
+
+def format_result(name: str, entry: dict[str, Any]) -> str:
+    if "skipped" in entry:
+        return f"{name:<16} SKIPPED: {entry['skipped']}"
+    if "us_per_clone" in entry:
+        return (
+            f"{name:<16} {entry['us_per_clone']:10.2f} us/clone   (min {entry['us_per_clone_min']:.2f}, "
+            f"{entry['states']} states, {entry['clones']:,} clones)   {entry['description']}"
+        )
+    return (
+        f"{name:<16} {entry['steps_per_second']:10,.0f} steps/s  ({entry['steps']:,} steps, "
+        f"{entry['episodes']:,} episodes, {entry['steps_per_episode']:.1f} steps/ep)   "
+        f"{entry['description']}"
+    )
+
+
+def format_ratios(report: dict[str, Any]) -> str:
+    lines = ["ratios (steps/s):"]
+    lines += [f"  {name:<34} {value:8.2f}x" for name, value in report["ratios"].items()]
+    clone = report["results"].get("solo_clone", {})
+    if "us_per_clone" in clone:
+        lines.append(f"  {'SoloState.clone()':<34} {clone['us_per_clone']:8.2f} us")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per measurement (default 5)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--only", action="append", metavar="NAMES",
+        help="comma-separated benchmark or group names "
+        f"(benchmarks: {', '.join(b.name for b in BENCHMARKS)}; "
+        f"groups: {', '.join(sorted({g for b in BENCHMARKS for g in b.groups}))})",
+    )
+    parser.add_argument("--json", metavar="PATH", help="write the figures as JSON ('-': stdout)")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    try:
+        select(args.only)
+    except ValueError as error:
+        parser.error(str(error))
+    log = (lambda line: print(line, file=sys.stderr)) if args.json == "-" else print
+    report = run_benchmarks(args.seconds, args.only, args.seed, log=log)
+    log(format_ratios(report))
+    if args.json:
+        text = json.dumps(report, indent=2)
+        if args.json == "-":
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n")
+            log(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

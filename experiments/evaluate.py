@@ -1,0 +1,264 @@
+"""Evaluate agents on any registered Gymnasium environment: win/loss/truncation rates with intervals.
+
+Usage (from the repository root)::
+
+    python experiments/evaluate.py --env empire_envs/EmpireSolo-v0 \\
+        --agent random --agent heuristic --episodes 2000 --seed 0 [--json out.json | --json -]
+
+Episode ``i`` (0-based) of every agent is played on the same deal: ``env.reset(seed=seed + i)``
+and ``agent.reset(seed=seed + i)``, so agents are compared on identical games. The agent is
+called as ``agent.act(obs, info["action_mask"], env.unwrapped.state)``. An episode is counted
+from ``info["outcome"]`` of its last step: ``"won"``, ``"lost"``, ``"truncated"`` or
+``"illegal action"`` (a truncation by a wrapper, which sets no outcome, counts as truncated).
+
+The functions here (``wilson_interval``, ``evaluate_agent``, ``format_table``) are meant to be
+imported by other scripts (a demo, a benchmark).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+try:
+    import empire_envs  # noqa: F401  (registers the ids)
+except ImportError:  # run from a checkout without `pip install -e .`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import empire_envs  # noqa: F401
+
+import gymnasium
+
+from empire_envs.agents.base import make_agent
+
+#: the outcome names an episode can end with, and the result key counting each
+OUTCOME_KEYS = {
+    "won": "wins",
+    "lost": "losses",
+    "truncated": "truncations",
+    "illegal action": "illegal",
+}
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% for ``z=1.96``).
+
+    Returns ``(0.0, 1.0)`` when ``n`` is 0: nothing is known.
+    """
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denominator = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denominator
+    half = (z / denominator) * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def resolve_env_id(env_id: str) -> str:
+    """``env_id`` as registered; a bare ``EmpireSolo-v0`` is looked up in the package namespace."""
+    if env_id in gymnasium.registry:
+        return env_id
+    namespaced = f"{empire_envs.registry.NAMESPACE}/{env_id}"
+    if namespaced in gymnasium.registry:
+        return namespaced
+    return env_id  # gymnasium.make gives its own error, with suggestions
+
+
+def game_name_of(env: gymnasium.Env, env_id: str) -> str:
+    """The name ``make_agent`` keys heuristics by (the game's name), else the env id."""
+    game = getattr(env.unwrapped, "game", None)
+    return getattr(game, "name", env_id)
+
+
+def _rate_fields(prefix: str, count: int, n: int) -> dict[str, Any]:
+    low, high = wilson_interval(count, n)
+    return {f"{prefix}_rate": count / n if n else 0.0, f"{prefix}_ci95": [low, high]}
+
+
+def evaluate_agent(
+    env_id: str,
+    agent_spec: str,
+    episodes: int,
+    seed: int = 0,
+    env_kwargs: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play ``episodes`` episodes of one agent; counts, rates with 95% Wilson intervals, means.
+
+    The returned dict is plain JSON-serialisable data.
+    """
+    if episodes < 1:
+        raise ValueError(f"episodes must be at least 1, got {episodes}")
+    env_id = resolve_env_id(env_id)
+    env_kwargs = dict(env_kwargs or {})
+    env = gymnasium.make(env_id, **env_kwargs)
+    agent = make_agent(agent_spec, game_name_of(env, env_id), seed=seed)
+    counts = dict.fromkeys(OUTCOME_KEYS.values(), 0)
+    total_steps = 0
+    total_return = 0.0
+    sum_sq_return = 0.0
+    start = time.perf_counter()
+    try:
+        unwrapped = env.unwrapped
+        for i in range(episodes):
+            obs, info = env.reset(seed=seed + i)
+            agent.reset(seed=seed + i)
+            episode_return = 0.0
+            steps = 0
+            outcome = None
+            while True:
+                action = agent.act(obs, info["action_mask"], getattr(unwrapped, "state", None))
+                obs, reward, terminated, truncated, info = env.step(action)
+                steps += 1
+                episode_return += float(reward)
+                if terminated or truncated:
+                    outcome = info.get("outcome", "truncated" if truncated else None)
+                    break
+            if outcome not in OUTCOME_KEYS:
+                raise RuntimeError(
+                    f"episode {i} ended with outcome {outcome!r}; expected one of "
+                    f"{sorted(OUTCOME_KEYS)}"
+                )
+            counts[OUTCOME_KEYS[outcome]] += 1
+            total_steps += steps
+            total_return += episode_return
+            sum_sq_return += episode_return * episode_return
+    finally:
+        env.close()
+    wall = time.perf_counter() - start
+    mean_return = total_return / episodes
+    variance = max(0.0, sum_sq_return / episodes - mean_return * mean_return)
+    result: dict[str, Any] = {
+        "agent": agent_spec,
+        "env_id": env_id,
+        "env_kwargs": {key: _jsonable(value) for key, value in env_kwargs.items()},
+        "seed": seed,
+        "episodes": episodes,
+        **counts,
+    }
+    result.update(_rate_fields("win", counts["wins"], episodes))
+    result.update(_rate_fields("loss", counts["losses"], episodes))
+    result.update(_rate_fields("truncation", counts["truncations"], episodes))
+    result.update(_rate_fields("illegal", counts["illegal"], episodes))
+    result.update(
+        {
+            "mean_length": total_steps / episodes,
+            "total_steps": total_steps,
+            "mean_return": mean_return,
+            "std_return": math.sqrt(variance),
+            "wall_time_s": wall,
+            "steps_per_second": total_steps / wall if wall > 0 else float("inf"),
+        }
+    )
+    return result
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except TypeError:
+        return repr(value)
+
+
+def _pct(rate: float, ci: Sequence[float]) -> str:
+    return f"{100 * rate:5.1f}% [{100 * ci[0]:5.1f}, {100 * ci[1]:5.1f}]"
+
+
+def format_table(results: Sequence[Mapping[str, Any]]) -> str:
+    """A plain-text table, one row per result of ``evaluate_agent`` (rates in %, 95% Wilson CI)."""
+    columns = [
+        ("agent", lambda r: str(r["agent"])),
+        ("episodes", lambda r: str(r["episodes"])),
+        ("win % [95% CI]", lambda r: _pct(r["win_rate"], r["win_ci95"])),
+        ("loss % [95% CI]", lambda r: _pct(r["loss_rate"], r["loss_ci95"])),
+        ("trunc % [95% CI]", lambda r: _pct(r["truncation_rate"], r["truncation_ci95"])),
+        ("illegal", lambda r: str(r["illegal"])),
+        ("mean len", lambda r: f"{r['mean_length']:.1f}"),
+        ("mean return", lambda r: f"{r['mean_return']:+.4f}"),
+        ("wall s", lambda r: f"{r['wall_time_s']:.2f}"),
+    ]
+    rows = [[name for name, _ in columns]] + [[cell(r) for _, cell in columns] for r in results]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(columns))]
+    lines = []
+    for index, row in enumerate(rows):
+        lines.append("  ".join(
+            cell.ljust(width) if c == 0 else cell.rjust(width)
+            for c, (cell, width) in enumerate(zip(row, widths))
+        ))
+        if index == 0:
+            lines.append("  ".join("-" * width for width in widths))
+    if results:
+        first = results[0]
+        kwargs = first.get("env_kwargs") or {}
+        extra = f" {kwargs}" if kwargs else ""
+        header = f"{first['env_id']}{extra}, seeds {first['seed']}..{first['seed'] + first['episodes'] - 1}"
+        lines.insert(0, header)
+    return "\n".join(lines)
+
+
+def parse_env_kwarg(text: str) -> tuple[str, Any]:
+    """``key=value`` with the value read as a Python literal (a bare word stays a string)."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        value = raw
+    return key, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", default="empire_envs/EmpireSolo-v0", help="registered Gymnasium id")
+    parser.add_argument(
+        "--agent", action="append", dest="agents", metavar="SPEC",
+        help="random, heuristic or ppo:PATH; repeat for several (default: random)",
+    )
+    parser.add_argument("--episodes", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
+    parser.add_argument(
+        "--env-kwarg", action="append", default=[], type=parse_env_kwarg, metavar="KEY=VALUE",
+        help="passed to gymnasium.make; VALUE is a Python literal (e.g. max_draws=200)",
+    )
+    parser.add_argument(
+        "--json", metavar="PATH",
+        help="also write the results as JSON to PATH ('-': JSON on stdout, table on stderr)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    env_kwargs = dict(args.env_kwarg)
+    results = []
+    table_out = sys.stderr if args.json == "-" else sys.stdout
+    for spec in args.agents or ["random"]:
+        try:
+            results.append(evaluate_agent(args.env, spec, args.episodes, args.seed, env_kwargs))
+        except (ImportError, ValueError, TypeError, gymnasium.error.Error) as error:
+            print(f"error: agent {spec!r} on {args.env}: {type(error).__name__}: {error}",
+                  file=sys.stderr)
+            return 2
+    print(format_table(results), file=table_out)
+    if args.json:
+        text = json.dumps({"results": results}, indent=2)
+        if args.json == "-":
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n")
+            print(f"wrote {args.json}", file=table_out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
