@@ -7,7 +7,8 @@ from pathlib import Path
 
 from empire_envs.games.solo import actions, observe
 from empire_envs.games.solo.config import SoloConfig
-from empire_envs.games.solo.env import EmpireSoloEnv, _table
+from empire_envs.core.docstrings import rst_tables as _table
+from empire_envs.games.solo.env import EmpireSoloEnv
 from empire_envs.registry import ENTRIES
 
 RULES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "solo.md"

@@ -5,15 +5,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ...adapters.gym_env import GymAdapter
+from ...core.docstrings import rst_tables
 from ...core.game import SinglePlayerGame
 from . import GAME, actions, observe
-
-
-def _table(module_doc: str) -> str:
-    """The reST tables of a module docstring (everything from the first table rule on)."""
-    lines = module_doc.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith("====="))
-    return "\n".join(lines[first - 2 if lines[first - 2] else first:]).strip()
 
 
 _DOC = """Empire solo: recruit soldiers, fight the face cards, stack toward three bases.
@@ -81,6 +75,6 @@ class EmpireSoloEnv(GymAdapter):
 EmpireSoloEnv.__doc__ = _DOC.format(
     num_actions=actions.NUM_ACTIONS,
     obs_size=observe.OBSERVATION_SIZE,
-    action_table=_table(actions.__doc__ or ""),
-    observation_table=_table(observe.__doc__ or ""),
+    action_table=rst_tables(actions.__doc__ or ""),
+    observation_table=rst_tables(observe.__doc__ or ""),
 )
