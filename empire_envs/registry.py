@@ -25,6 +25,8 @@ class EnvEntry:
 
 _SOLO = "empire_envs.games.solo.env:EmpireSoloEnv"
 
+_SOLITAIRE = "empire_envs.games.solitaire.env:EmpireSolitaireEnv"
+
 ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
     EnvEntry(
@@ -34,6 +36,14 @@ ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(
         f"{NAMESPACE}/EmpireSoloMergeInBattle-v0", "gymnasium", _SOLO, {"merge_in_battle": True},
         "Empire solo where units may merge while a battle waits",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/EmpireSolitaire-v0", "gymnasium", _SOLITAIRE, {},
+        "Empire Solitaire, as ruled",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/EmpireSolitaireShaped-v0", "gymnasium", _SOLITAIRE, {"shaped_reward": True},
+        "Empire Solitaire with a small reward per capture",
     ),
 )
 

@@ -50,6 +50,11 @@ class RandomAgent(Agent):
 #: game name (``SinglePlayerGame.name`` or the multiplayer equivalent) -> heuristic class path
 HEURISTICS = {
     "Empire solo": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent",
+    "Empire Solitaire": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+}
+#: game name -> oracle solver agent class path (agents that read hidden state, to bound others)
+SOLVERS = {
+    "Empire Solitaire": "empire_envs.agents.solitaire:SolverAgent",
 }
 
 
@@ -59,7 +64,7 @@ def _load(path: str) -> Any:
 
 
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
-    """An agent from a short spec: ``random`` or ``heuristic`` (the game's own)."""
+    """An agent from a short spec: ``random``, ``heuristic`` or ``solver`` (the game's own)."""
     kind = spec
     if kind == "random":
         return RandomAgent(seed)
@@ -67,4 +72,8 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
         if game_name not in HEURISTICS:
             raise ValueError(f"no heuristic agent for {game_name!r} (known: {sorted(HEURISTICS)})")
         return _load(HEURISTICS[game_name])()
-    raise ValueError(f"unknown agent {spec!r}; known agents: random, heuristic")
+    if kind == "solver":
+        if game_name not in SOLVERS:
+            raise ValueError(f"no solver agent for {game_name!r} (known: {sorted(SOLVERS)})")
+        return _load(SOLVERS[game_name])()
+    raise ValueError(f"unknown agent {spec!r}; known agents: random, heuristic, solver")

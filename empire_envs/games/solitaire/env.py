@@ -1,0 +1,76 @@
+"""The Gymnasium environment of Empire Solitaire (``empire_envs/EmpireSolitaire-v0``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...adapters.gym_env import GymAdapter
+from ...core.docstrings import rst_tables
+from ...core.game import SinglePlayerGame
+from . import GAME, actions, observe
+
+_DOC = """Empire Solitaire: capture cards on a 5x3 grid until one card remains.
+
+## Description
+
+Fifteen cards are dealt face up in 3 rows of 5; three more form a face-down stock; the other 34
+leave the game unseen. A card captures another that shares its rank or suit: orthogonally it
+reaches the first occupied cell in a direction (skipping empty cells), diagonally only the
+adjacent cell. The captured card leaves the game and the capturing card takes its cell. After the
+first capture the player may reveal the top stock card and must then place it on an empty cell.
+Won with the stock empty and one card left; lost when no legal action remains. The rules, with
+every ruling the project adopted, are in ``docs/rules/solitaire.md``.
+
+## Action Space
+
+``Discrete({num_actions})``. Only the actions of ``info["action_mask"]`` (also
+``env.action_masks()``) are legal; an illegal one ends the episode with reward
+``illegal_action_penalty`` and ``info["illegal_action"] = True`` (or raises
+``IllegalActionError`` with ``illegal_action="raise"``).
+
+{action_table}
+
+## Observation Space
+
+``Box(0, 1, ({obs_size},), float32)``: the tableau, the revealed card, the stock size and the
+cards captured so far; the stock's identity and order stay hidden.
+
+{observation_table}
+
+## Rewards
+
++1 for a win, -1 for a loss, 0 otherwise. With ``shaped_reward=True`` each capture also pays
+``capture_reward`` (default 0.02; at most 17 captures, so at most 0.34 a game).
+
+## Episode End
+
+Terminated on a win or a loss (``info["outcome"]`` is ``"won"`` or ``"lost"``). An episode lasts
+at most 23 steps (17 captures, 3 reveals, 3 placements) and is never truncated. An illegal action
+terminates with ``"illegal action"``.
+
+## Arguments
+
+``gymnasium.make("empire_envs/EmpireSolitaire-v0", render_mode=None, illegal_action="penalize",
+illegal_action_penalty=-1.0, shaped_reward=False, capture_reward=0.02)``.
+``render_mode``: ``"ansi"`` or ``"rgb_array"`` (a 340x480 picture).
+``reset(seed=..., options={{"deal": [15 tableau cards row by row, then 3 stock cards top first]}})``
+plays an explicit deal.
+
+Registered variant: ``EmpireSolitaireShaped-v0`` (``shaped_reward=True``).
+
+## Version History
+
+- v0: initial release.
+"""
+
+
+class EmpireSolitaireEnv(GymAdapter):
+    game: ClassVar[SinglePlayerGame] = GAME
+
+
+EmpireSolitaireEnv.__doc__ = _DOC.format(
+    num_actions=actions.NUM_ACTIONS,
+    obs_size=observe.OBSERVATION_SIZE,
+    action_table=rst_tables(actions.__doc__ or ""),
+    observation_table=rst_tables(observe.__doc__ or ""),
+)

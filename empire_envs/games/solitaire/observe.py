@@ -1,0 +1,57 @@
+"""Empire Solitaire observation: one flat ``float32`` vector, every entry in ``[0, 1]``.
+
+The player sees the tableau, the revealed stock card, how many stock cards remain, and the cards
+captured so far. The stock's cards and the 34 cards left out of the game stay hidden.
+
+=========  ===================  ===============================================================
+index      field                meaning
+=========  ===================  ===============================================================
+0-254      cells                15 cells (row by row) x 17: one-hot rank (A..K), one-hot suit
+                                (C, D, H, S); all zero for an empty cell
+255-271    revealed             the revealed stock card waiting to be placed: rank, suit
+272        stock size           stock cards not yet revealed / 3
+273        captures             captures made / 17
+274-325    out of game          1 for each card captured so far (card index order)
+=========  ===================  ===============================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.cards import NUM_CARDS
+from ...core.layout import ObsLayout
+from .config import MAX_CAPTURES
+from .state import NUM_CELLS, STOCK_SIZE, SolitaireState
+
+CARD_SIZE = 17
+LAYOUT = ObsLayout(
+    [
+        ("cells", NUM_CELLS * CARD_SIZE),
+        ("revealed", CARD_SIZE),
+        ("stock size", 1),
+        ("captures", 1),
+        ("out of game", NUM_CARDS),
+    ]
+)
+OBSERVATION_SIZE = LAYOUT.size
+_REVEALED = LAYOUT.start("revealed")
+_STOCK = LAYOUT.start("stock size")
+_CAPTURES = LAYOUT.start("captures")
+_OUT = LAYOUT.start("out of game")
+
+
+def observe(state: SolitaireState) -> np.ndarray:
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    indices = []
+    for cell, card in enumerate(state.grid):
+        if card >= 0:
+            base = cell * CARD_SIZE
+            indices += (base + card % 13, base + 13 + card // 13)
+    if state.revealed >= 0:
+        indices += (_REVEALED + state.revealed % 13, _REVEALED + 13 + state.revealed // 13)
+    indices += [_OUT + card for card in state.out]
+    obs[indices] = 1.0
+    obs[_STOCK] = len(state.stock) / STOCK_SIZE
+    obs[_CAPTURES] = len(state.out) / MAX_CAPTURES
+    return obs

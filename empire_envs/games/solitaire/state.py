@@ -1,0 +1,69 @@
+"""The Empire Solitaire state: plain data and a cheap, exact ``clone()``.
+
+- ``grid``: 15 cells, ``cell = row * 5 + col`` (3 rows x 5 columns); a card index or -1 (empty).
+- ``stock``: the face-down stock; the **top card is the last element**.
+- ``revealed``: the stock card turned up and waiting to be placed (-1 when none).
+- ``out``: the captured cards, in capture order (they have left the game, face up).
+- ``unused``: the 34 cards dealt out of the game, never seen.
+"""
+
+from __future__ import annotations
+
+from .config import SolitaireConfig
+
+ROWS, COLS = 3, 5
+NUM_CELLS = ROWS * COLS
+STOCK_SIZE = 3
+
+ONGOING, WON, LOST = range(3)
+OUTCOME_NAMES = ("ongoing", "won", "lost")
+
+
+class SolitaireState:
+    __slots__ = ("config", "grid", "stock", "revealed", "out", "unused", "outcome")
+
+    def __init__(self, config: SolitaireConfig | None = None) -> None:
+        self.config = config if config is not None else SolitaireConfig()
+        self.grid = [-1] * NUM_CELLS
+        self.stock: list[int] = []
+        self.revealed = -1
+        self.out: list[int] = []
+        self.unused: list[int] = []
+        self.outcome = ONGOING
+
+    def clone(self) -> SolitaireState:
+        other = SolitaireState.__new__(SolitaireState)
+        other.config = self.config
+        other.grid = self.grid[:]
+        other.stock = self.stock[:]
+        other.revealed = self.revealed
+        other.out = self.out[:]
+        other.unused = self.unused  # never changes during a game: shared, like the config
+        other.outcome = self.outcome
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SolitaireState):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, data: dict) -> None:
+        for name in self.__slots__:
+            setattr(self, name, data[name])
+
+    @property
+    def captures(self) -> int:
+        return len(self.out)
+
+    def cards_in_grid(self) -> int:
+        return NUM_CELLS - self.grid.count(-1)
+
+    def __repr__(self) -> str:
+        from .render import to_text
+
+        return f"SolitaireState(\n{to_text(self)}\n)"
