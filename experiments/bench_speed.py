@@ -239,41 +239,38 @@ def bench_clone(
     return run
 
 
-# --------------------------------------------------------------------------- Empire solo
+# --------------------------------------------------------------------------- Empire games (raw rules)
 
 
-def _solo_new_game(rng: np.random.Generator) -> Any:
-    from empire_envs.games.solo import rules
+def _rules(game: str) -> Any:
+    """The rules module of a game package (``"solo"``, ``"solitaire"``), imported when run."""
+    import importlib
 
-    return rules.new_game(None, rng)
-
-
-def _solo_rules() -> Any:
-    from empire_envs.games.solo import rules
-
-    return rules
+    return importlib.import_module(f"empire_envs.games.{game}.rules")
 
 
-def _solo_sample_states(seed: int, games: int = 20, limit: int = 2000) -> list[Any]:
-    """Every decision state of ``games`` random games (at most ``limit``)."""
-    from empire_envs.games.solo import rules
+def _sample_states(game: str) -> Callable[[int], list[Any]]:
+    def sample(seed: int, games: int = 20, limit: int = 2000) -> list[Any]:
+        """Every decision state of ``games`` random games (at most ``limit``)."""
+        rules = _rules(game)
+        choice = random.Random(seed).choice
+        states: list[Any] = []
+        for index in range(games):
+            rng = np.random.default_rng(seed + index)
+            state = rules.new_game(None, rng)
+            while not rules.is_terminal(state) and len(states) < limit:
+                states.append(state.clone())
+                rules.step(state, choice(rules.legal_actions(state)), rng)
+        return states
 
-    choice = random.Random(seed).choice
-    states: list[Any] = []
-    for game in range(games):
-        rng = np.random.default_rng(seed + game)
-        state = rules.new_game(None, rng)
-        while not rules.is_terminal(state) and len(states) < limit:
-            states.append(state.clone())
-            rules.step(state, choice(rules.legal_actions(state)), rng)
-    return states
+    return sample
 
 
-def _raw_solo(pure: bool) -> Callable[[float, int], dict[str, Any]]:
+def _raw(game: str, pure: bool) -> Callable[[float, int], dict[str, Any]]:
     def run(seconds: float, seed: int) -> dict[str, Any]:
-        rules = _solo_rules()
+        rules = _rules(game)
         inner = bench_raw_rules(
-            _solo_new_game, rules.legal_actions, rules.is_terminal,
+            lambda rng: rules.new_game(None, rng), rules.legal_actions, rules.is_terminal,
             step=None if pure else rules.step, apply=rules.apply if pure else None,
         )
         return inner(seconds, seed)
@@ -330,15 +327,27 @@ BENCHMARKS: list[Benchmark] = [
     ),
     Benchmark(
         "raw_solo_step", "EmpireSolo raw rules: legal_actions + step in place",
-        _raw_solo(pure=False), ("solo", "empire", "raw"),
+        _raw("solo", pure=False), ("solo", "empire", "raw"),
     ),
     Benchmark(
         "raw_solo_apply", "EmpireSolo raw rules: legal_actions + pure apply (clone + step)",
-        _raw_solo(pure=True), ("solo", "empire", "raw"),
+        _raw("solo", pure=True), ("solo", "empire", "raw"),
     ),
     Benchmark(
         "solo_clone", "SoloState.clone() over states of 20 random games",
-        bench_clone(_solo_sample_states), ("solo", "empire", "clone"),
+        bench_clone(_sample_states("solo")), ("solo", "empire", "clone"),
+    ),
+    Benchmark(
+        "gym_solitaire", "EmpireSolitaire-v0 via gymnasium.make (step + info mask + random legal)",
+        bench_gym_masked("empire_envs/EmpireSolitaire-v0"), ("solitaire", "empire", "gym"),
+    ),
+    Benchmark(
+        "raw_solitaire_step", "EmpireSolitaire raw rules: legal_actions + step in place",
+        _raw("solitaire", pure=False), ("solitaire", "empire", "raw"),
+    ),
+    Benchmark(
+        "solitaire_clone", "SolitaireState.clone() over states of 20 random games",
+        bench_clone(_sample_states("solitaire")), ("solitaire", "empire", "clone"),
     ),
     Benchmark(
         "gym_blackjack", "Gymnasium Blackjack-v1 via gymnasium.make (action_space.sample())",
@@ -356,6 +365,9 @@ RATIOS: list[tuple[str, str, str, str]] = [
     ("gym_solo / pz_connect_four", "gym_solo", "pz_connect_four", "steps_per_second"),
     ("raw_solo_step / gym_solo", "raw_solo_step", "gym_solo", "steps_per_second"),
     ("gym_solo / gym_blackjack", "gym_solo", "gym_blackjack", "steps_per_second"),
+    ("raw_solitaire_step / pz_connect_four", "raw_solitaire_step", "pz_connect_four",
+     "steps_per_second"),
+    ("gym_solitaire / pz_connect_four", "gym_solitaire", "pz_connect_four", "steps_per_second"),
 ]
 
 
