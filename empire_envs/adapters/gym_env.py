@@ -17,6 +17,7 @@ from ..core.errors import IllegalActionError
 from ..core.game import SinglePlayerGame
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
+MAX_REDEALS = 100
 
 
 def check_action_index(action: Any, num_actions: int) -> int:
@@ -84,9 +85,23 @@ class GymAdapter(gym.Env):
                 f"unknown reset option(s) {sorted(unknown)}; {self.game.name} takes "
                 f"{list(self.game.reset_options)}"
             )
-        self.state = self.game.new_game(self.config, self.np_random, **options)
-        self._episode_over = self.game.is_terminal(self.state)
-        return self.game.observe(self.state), {"action_mask": self.game.legal_mask(self.state)}
+        state = self.game.new_game(self.config, self.np_random, **options)
+        # A game over before its first decision could never deliver its reward through step():
+        # an explicit deal like that is refused; a random one is dealt again from the same RNG.
+        redeals = 0
+        while self.game.is_terminal(state):
+            if options:
+                raise ValueError(
+                    f"this {self.game.name} deal is over before any decision "
+                    f"({self.game.outcome(state)}): it offers nothing to play"
+                )
+            redeals += 1
+            if redeals > MAX_REDEALS:
+                raise RuntimeError(f"{MAX_REDEALS} deals in a row were over before any decision")
+            state = self.game.new_game(self.config, self.np_random)
+        self.state = state
+        self._episode_over = False
+        return self.game.observe(state), {"action_mask": self.game.legal_mask(state)}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None:

@@ -14,8 +14,8 @@ class SolitaireConfig:
 
     Attributes:
         shaped_reward: add ``capture_reward`` for every capture (ruling flag, default False).
-        capture_reward: the shaping paid per capture; at most 17 captures happen in a game, so
-            ``17 * capture_reward`` must stay below the win reward of 1.
+        capture_reward: the shaping paid per capture; at most 17 captures happen in a game, and
+            ``17 * capture_reward`` must stay below 0.5, half the win reward.
     """
 
     shaped_reward: bool = False

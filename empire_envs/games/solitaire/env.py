@@ -54,7 +54,9 @@ terminates with ``"illegal action"``.
 illegal_action_penalty=-1.0, shaped_reward=False, capture_reward=0.02)``.
 ``render_mode``: ``"ansi"`` or ``"rgb_array"`` (a 340x480 picture).
 ``reset(seed=..., options={{"deal": [15 tableau cards row by row, then 3 stock cards top first]}})``
-plays an explicit deal.
+plays an explicit deal; a deal with no capture at all is over before any decision, so reset
+refuses it with ``ValueError`` (a random deal like that, which did not occur in 20,000 of ours,
+is dealt again from the same seeded RNG).
 
 Registered variant: ``EmpireSolitaireShaped-v0`` (``shaped_reward=True``).
 
