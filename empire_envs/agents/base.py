@@ -47,15 +47,23 @@ class RandomAgent(Agent):
         return int(legal[self.rng.integers(legal.size)])
 
 
-#: game name (``SinglePlayerGame.name`` or the multiplayer equivalent) -> heuristic class path
-HEURISTICS = {
-    "Empire solo": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent",
-    "Empire Solitaire": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+#: game name -> that game's own agents (name -> class path). ``random`` works for every game.
+#: Agents marked oracle in their docstring read hidden state, to bound fair agents from above.
+GAME_AGENTS: dict[str, dict[str, str]] = {
+    "Empire solo": {
+        "heuristic": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent",
+    },
+    "Empire Solitaire": {
+        "heuristic": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+        "greedy": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+        "solver": "empire_envs.agents.solitaire:SolverAgent",
+    },
 }
-#: game name -> oracle solver agent class path (agents that read hidden state, to bound others)
-SOLVERS = {
-    "Empire Solitaire": "empire_envs.agents.solitaire:SolverAgent",
-}
+
+
+def agent_names(game_name: str) -> list[str]:
+    """The agent specs ``make_agent`` accepts for a game."""
+    return ["random", *GAME_AGENTS.get(game_name, {})]
 
 
 def _load(path: str) -> Any:
@@ -64,16 +72,13 @@ def _load(path: str) -> Any:
 
 
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
-    """An agent from a short spec: ``random``, ``heuristic`` or ``solver`` (the game's own)."""
-    kind = spec
-    if kind == "random":
+    """An agent by name: ``random`` for any game, or one of the game's own (``agent_names``)."""
+    if spec == "random":
         return RandomAgent(seed)
-    if kind == "heuristic":
-        if game_name not in HEURISTICS:
-            raise ValueError(f"no heuristic agent for {game_name!r} (known: {sorted(HEURISTICS)})")
-        return _load(HEURISTICS[game_name])()
-    if kind == "solver":
-        if game_name not in SOLVERS:
-            raise ValueError(f"no solver agent for {game_name!r} (known: {sorted(SOLVERS)})")
-        return _load(SOLVERS[game_name])()
-    raise ValueError(f"unknown agent {spec!r}; known agents: random, heuristic, solver")
+    own = GAME_AGENTS.get(game_name, {})
+    if spec not in own:
+        raise ValueError(
+            f"unknown agent {spec!r} for {game_name!r}; known agents: "
+            f"{', '.join(agent_names(game_name))}"
+        )
+    return _load(own[spec])()
