@@ -19,6 +19,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from ...core.action_table import ActionTable
 from .state import COLS, NUM_CELLS, ROWS
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -38,15 +39,20 @@ class Action(NamedTuple):
     b: int = -1
 
 
-ACTIONS: tuple[Action, ...] = (
+TABLE = ActionTable(
+    "Empire Solitaire",
+    Kind,
+    Action,
     tuple(Action(Kind.CAPTURE, cell, d) for cell in range(NUM_CELLS) for d in range(NUM_DIRECTIONS))
     + (Action(Kind.REVEAL),)
-    + tuple(Action(Kind.PLACE, cell) for cell in range(NUM_CELLS))
+    + tuple(Action(Kind.PLACE, cell) for cell in range(NUM_CELLS)),
 )
-NUM_ACTIONS = len(ACTIONS)
-REVEAL = NUM_CELLS * NUM_DIRECTIONS
-PLACE = tuple(REVEAL + 1 + cell for cell in range(NUM_CELLS))
-_INDEX = {action: index for index, action in enumerate(ACTIONS)}
+ACTIONS: tuple[Action, ...] = TABLE.actions
+NUM_ACTIONS = TABLE.size
+encode = TABLE.encode
+decode = TABLE.decode
+REVEAL = encode((Kind.REVEAL,))
+PLACE = tuple(encode((Kind.PLACE, cell)) for cell in range(NUM_CELLS))
 
 
 def capture(cell: int, direction: int) -> int:
@@ -69,19 +75,6 @@ def _ray(cell: int, direction: int) -> tuple[int, ...]:
 
 #: RAYS[cell][direction]: reachable cells, nearest first.
 RAYS = tuple(tuple(_ray(cell, d) for d in range(NUM_DIRECTIONS)) for cell in range(NUM_CELLS))
-
-
-def encode(action: Action) -> int:
-    try:
-        return _INDEX[Action(Kind(action[0]), *action[1:])]
-    except (KeyError, ValueError, TypeError):
-        raise ValueError(f"not an Empire Solitaire action: {action!r}") from None
-
-
-def decode(index: int) -> Action:
-    if isinstance(index, bool) or not 0 <= index < NUM_ACTIONS:
-        raise ValueError(f"action index must be in 0..{NUM_ACTIONS - 1}, got {index!r}")
-    return ACTIONS[index]
 
 
 def action_name(index: int) -> str:

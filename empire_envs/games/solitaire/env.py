@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ...adapters.gym_env import GymAdapter
-from ...core.docstrings import rst_tables
+from ...core.docstrings import env_docstring
 from ...core.game import SinglePlayerGame
 from . import GAME, actions, observe
 
@@ -70,9 +70,4 @@ class EmpireSolitaireEnv(GymAdapter):
     game: ClassVar[SinglePlayerGame] = GAME
 
 
-EmpireSolitaireEnv.__doc__ = _DOC.format(
-    num_actions=actions.NUM_ACTIONS,
-    obs_size=observe.OBSERVATION_SIZE,
-    action_table=rst_tables(actions.__doc__ or ""),
-    observation_table=rst_tables(observe.__doc__ or ""),
-)
+EmpireSolitaireEnv.__doc__ = env_docstring(_DOC, actions, observe)

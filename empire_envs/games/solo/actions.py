@@ -26,6 +26,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from ...core.action_table import ActionTable
 from .state import KEEPS, NUM_TERRITORIES
 
 
@@ -68,38 +69,25 @@ def _build_table() -> tuple[Action, ...]:
     return tuple(table)
 
 
-ACTIONS: tuple[Action, ...] = _build_table()
-NUM_ACTIONS = len(ACTIONS)
-_INDEX = {action: index for index, action in enumerate(ACTIONS)}
+TABLE = ActionTable("Empire solo", Kind, Action, _build_table())
+ACTIONS: tuple[Action, ...] = TABLE.actions
+NUM_ACTIONS = TABLE.size
+encode = TABLE.encode
+decode = TABLE.decode
 
-DRAW = _INDEX[Action(Kind.DRAW)]
-DISCARD = _INDEX[Action(Kind.DISCARD)]
-FIGHT = _INDEX[Action(Kind.FIGHT)]
-SUM_ACTION = _INDEX[Action(Kind.SUM)]
-SPLIT_ACTION = _INDEX[Action(Kind.SPLIT)]
-MERGE = {(j, i): _INDEX[Action(Kind.MERGE, j, i)] for i in KEEPS for j in range(6) if j != i}
-PLACE = tuple(_INDEX[Action(Kind.PLACE, t)] for t in range(NUM_TERRITORIES))
-STACK = {i: _INDEX[Action(Kind.STACK, i)] for i in KEEPS}
-RECRUIT = tuple(_INDEX[Action(Kind.RECRUIT, t)] for t in range(NUM_TERRITORIES))
-PROMOTE = {i: _INDEX[Action(Kind.PROMOTE, i)] for i in KEEPS}
-FOUND = {(i, t): _INDEX[Action(Kind.FOUND, i, t)] for i in KEEPS for t in range(NUM_TERRITORIES)}
-SEND = tuple(_INDEX[Action(Kind.SEND, t)] for t in range(NUM_TERRITORIES))
-SEND_RECRUIT = tuple(_INDEX[Action(Kind.SEND_RECRUIT, t)] for t in range(NUM_TERRITORIES))
-
-
-def encode(action: Action) -> int:
-    """The index of a structured action; raises ``ValueError`` for one not in the table."""
-    try:
-        return _INDEX[Action(Kind(action[0]), *action[1:])]
-    except (KeyError, ValueError, TypeError):
-        raise ValueError(f"not an Empire solo action: {action!r}") from None
-
-
-def decode(index: int) -> Action:
-    """The structured action of an index; raises ``ValueError`` outside ``0..NUM_ACTIONS-1``."""
-    if isinstance(index, bool) or not 0 <= index < NUM_ACTIONS:
-        raise ValueError(f"action index must be in 0..{NUM_ACTIONS - 1}, got {index!r}")
-    return ACTIONS[index]
+DRAW = encode((Kind.DRAW,))
+DISCARD = encode((Kind.DISCARD,))
+FIGHT = encode((Kind.FIGHT,))
+SUM_ACTION = encode((Kind.SUM,))
+SPLIT_ACTION = encode((Kind.SPLIT,))
+MERGE = {(j, i): encode((Kind.MERGE, j, i)) for i in KEEPS for j in range(6) if j != i}
+PLACE = tuple(encode((Kind.PLACE, t)) for t in range(NUM_TERRITORIES))
+STACK = {i: encode((Kind.STACK, i)) for i in KEEPS}
+RECRUIT = tuple(encode((Kind.RECRUIT, t)) for t in range(NUM_TERRITORIES))
+PROMOTE = {i: encode((Kind.PROMOTE, i)) for i in KEEPS}
+FOUND = {(i, t): encode((Kind.FOUND, i, t)) for i in KEEPS for t in range(NUM_TERRITORIES)}
+SEND = tuple(encode((Kind.SEND, t)) for t in range(NUM_TERRITORIES))
+SEND_RECRUIT = tuple(encode((Kind.SEND_RECRUIT, t)) for t in range(NUM_TERRITORIES))
 
 
 def action_name(index: int) -> str:
