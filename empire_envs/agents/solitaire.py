@@ -1,4 +1,4 @@
-"""Agents for Empire Solitaire: a greedy player and the solver's oracle player."""
+"""Agents for Empire Solitaire: greedy, reveal-then-solve (fair), and the solver's oracle."""
 
 from __future__ import annotations
 
@@ -57,6 +57,49 @@ class GreedySolitaireAgent(Agent):
         if not state.stock and not rules.connected([c for c in grid if c >= 0]):
             score -= 100.0
         return score
+
+
+class RevealThenSolveAgent(Agent):
+    """A fair planner: open the stock as early as the rules allow, then play perfectly.
+
+    Once the last stock card is placed, nothing is hidden any more and the exact solver finds a
+    winning line if one exists. Before that it captures greedily (a capture is needed to open
+    the stock), reveals whenever it may, and places the last stock card on a cell from which
+    the solver can win. It never reads the stock: it calls the solver only on visible grids.
+    """
+
+    name = "reveal-solve"
+
+    def __init__(self) -> None:
+        self._plan: list[int] = []
+        self._greedy = GreedySolitaireAgent()
+
+    def reset(self, seed: int | None = None) -> None:
+        self._plan = []
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if state is None:
+            raise ValueError("RevealThenSolveAgent reads the grid: pass the game state")
+        if self._plan and action_mask[self._plan[0]] == 1:
+            return self._plan.pop(0)
+        self._plan = []
+        legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if state.revealed >= 0 and not state.stock:  # the last hidden card is in view
+            for action in legal:
+                grid = list(state.grid)
+                grid[A.ACTIONS[action].a] = state.revealed
+                line = solve(grid, [])
+                if line is not None:
+                    self._plan = list(line)
+                    return action
+        elif state.revealed < 0 and A.REVEAL in legal:
+            return A.REVEAL
+        elif state.revealed < 0 and not state.stock:
+            line = solve(state.grid, [])
+            if line:
+                self._plan = list(line[1:])
+                return line[0]
+        return self._greedy.act(observation, action_mask, state)
 
 
 class SolverAgent(Agent):
