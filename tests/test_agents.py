@@ -1,0 +1,44 @@
+"""Every agent of every game builds by name and plays whole episodes with legal actions only."""
+
+from __future__ import annotations
+
+import gymnasium
+import pytest
+
+import empire_envs  # noqa: F401  (registers the ids)
+from empire_envs.agents import agent_names, make_agent
+from empire_envs.agents.base import GAME_AGENTS
+from empire_envs.registry import ENTRIES
+
+GAME_ENV = {}
+for _item in ENTRIES:
+    if _item.api == "gymnasium" and not _item.kwargs:
+        GAME_ENV[gymnasium.make(_item.env_id).unwrapped.game.name] = _item.env_id
+
+CASES = [(game, name) for game in sorted(GAME_ENV) for name in agent_names(game)]
+
+
+def test_every_game_with_an_env_has_its_own_agents():
+    assert set(GAME_ENV) == set(GAME_AGENTS)
+
+
+@pytest.mark.parametrize(("game", "name"), CASES, ids=[f"{g}:{n}" for g, n in CASES])
+def test_agent_plays_legal_episodes(game, name):
+    env = gymnasium.make(GAME_ENV[game], illegal_action="raise")
+    agent = make_agent(name, game, seed=0)
+    for episode in range(3):
+        agent.reset(seed=episode)
+        obs, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            action = agent.act(obs, info["action_mask"], env.unwrapped.state)
+            assert info["action_mask"][action] == 1, f"{name} chose an illegal action"
+            obs, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert info["outcome"] in ("won", "lost", "truncated")
+
+
+def test_unknown_agents_are_refused_with_the_known_names():
+    for game in GAME_ENV:
+        with pytest.raises(ValueError, match="known agents: random"):
+            make_agent("no-such-agent", game)
