@@ -11,7 +11,7 @@ protocol and ignored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -105,8 +105,8 @@ def legal_actions(state: SolitaireState) -> list[int]:
     return legal
 
 
-def _captures(grid: Sequence[int]) -> list[int]:
-    legal = []
+def capture_moves(grid: Sequence[int]) -> Iterator[tuple[int, int, int]]:
+    """``(cell, direction, target)`` of every legal capture, in action-index order."""
     for cell in range(NUM_CELLS):
         card = grid[cell]
         if card < 0:
@@ -117,9 +117,12 @@ def _captures(grid: Sequence[int]) -> list[int]:
                 other = grid[target]
                 if other >= 0:
                     if other % 13 == rank or other // 13 == suit:
-                        legal.append(cell * 8 + direction)
+                        yield cell, direction, target
                     break
-    return legal
+
+
+def _captures(grid: Sequence[int]) -> list[int]:
+    return [cell * 8 + direction for cell, direction, _ in capture_moves(grid)]
 
 
 def legal_mask(state: SolitaireState) -> np.ndarray:

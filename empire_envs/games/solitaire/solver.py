@@ -49,7 +49,9 @@ import numpy as np
 from ...core.cards import parse_card, parse_cards
 from . import actions as A
 from .actions import RAYS
+from .rules import capture_moves as _capture_moves
 from .rules import connected as _connected
+from .rules import matches as _matches
 from .state import NUM_CELLS, STOCK_SIZE
 
 BACKENDS = ("auto", "fast", "python")
@@ -245,25 +247,6 @@ class _Search:
             child = list(grid)
             child[target], child[cell] = grid[cell], -1
             yield cell * 8 + direction, tuple(child), used
-
-
-def _matches(card: int, other: int) -> bool:
-    return card % 13 == other % 13 or card // 13 == other // 13
-
-
-def _capture_moves(grid: Sequence[int]):
-    for cell in range(NUM_CELLS):
-        card = grid[cell]
-        if card < 0:
-            continue
-        rank, suit = card % 13, card // 13
-        for direction, ray in enumerate(RAYS[cell]):
-            for target in ray:
-                other = grid[target]
-                if other >= 0:
-                    if other % 13 == rank or other // 13 == suit:
-                        yield cell, direction, target
-                    break
 
 
 # --------------------------------------------------------------------------------------------
