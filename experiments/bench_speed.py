@@ -20,7 +20,6 @@ environment is one more line in that list (and a ratio, if wanted, one more line
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import random
 import statistics
@@ -35,6 +34,9 @@ try:
 except ImportError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import empire_envs  # noqa: F401
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling reporting module
+from reporting import emit_json, text_log  # noqa: E402
 
 import numpy as np
 
@@ -461,16 +463,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         select(args.only)
     except ValueError as error:
         parser.error(str(error))
-    log = (lambda line: print(line, file=sys.stderr)) if args.json == "-" else print
+    log = text_log(args.json)
     report = run_benchmarks(args.seconds, args.only, args.seed, log=log)
     log(format_ratios(report))
-    if args.json:
-        text = json.dumps(report, indent=2)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n")
-            log(f"wrote {args.json}")
+    emit_json(report, args.json, log)
     return 0
 
 

@@ -32,6 +32,9 @@ except ImportError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import empire_envs  # noqa: F401
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling reporting module
+from reporting import emit_json, text_log  # noqa: E402
+
 import gymnasium
 
 from empire_envs.agents.base import make_agent
@@ -241,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     env_kwargs = dict(args.env_kwarg)
     results = []
-    table_out = sys.stderr if args.json == "-" else sys.stdout
+    log = text_log(args.json)
     for spec in args.agents or ["random"]:
         try:
             results.append(evaluate_agent(args.env, spec, args.episodes, args.seed, env_kwargs))
@@ -249,14 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: agent {spec!r} on {args.env}: {type(error).__name__}: {error}",
                   file=sys.stderr)
             return 2
-    print(format_table(results), file=table_out)
-    if args.json:
-        text = json.dumps({"results": results}, indent=2)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n")
-            print(f"wrote {args.json}", file=table_out)
+    log(format_table(results))
+    emit_json({"results": results}, args.json, log)
     return 0
 
 

@@ -21,7 +21,6 @@ as bounds (undecided counted as lost / as won).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -30,6 +29,7 @@ from typing import Sequence
 
 EXPERIMENTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXPERIMENTS))
+from reporting import emit_json, text_log  # noqa: E402
 try:
     import empire_envs  # noqa: F401
 except ImportError:  # run from a checkout without `pip install -e .`
@@ -162,16 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--deals must be positive")
     if args.node_limit is not None and args.node_limit < 1:
         parser.error("--node-limit must be positive")
-    log = (lambda line: print(line, file=sys.stderr)) if args.json == "-" else print
+    log = text_log(args.json)
     report = run(args.deals, args.seed, args.backend, args.node_limit, log=log)
     log(format_report(report))
-    if args.json:
-        text = json.dumps(report, indent=2)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n")
-            log(f"wrote {args.json}")
+    emit_json(report, args.json, log)
     return 1 if report["replay_failures"] else 0
 
 
