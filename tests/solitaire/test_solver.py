@@ -20,10 +20,11 @@ import numpy as np
 import pytest
 
 import empire_envs  # noqa: F401  (registers the env ids)
-from empire_envs.core.cards import parse_card, parse_cards
 from empire_envs.games.solitaire import actions as A
 from empire_envs.games.solitaire import rules, solver
 from empire_envs.games.solitaire.state import LOST, ONGOING, WON, SolitaireState
+
+from .helpers import WIN_LINE, WIN_ROWS, WIN_STOCK, act, build_state, deal, parse_grid, transform
 
 numba_missing = not solver._fast_available()
 needs_numba = pytest.mark.skipif(numba_missing, reason="the fast backend needs numba")
@@ -31,22 +32,14 @@ BACKENDS = ["python", pytest.param("fast", marks=needs_numba)]
 
 
 def grid_of(rows: list[str]) -> list[int]:
-    cells = [token for row in rows for token in row.split()]
-    assert len(cells) == 15, rows
-    return [-1 if token == "." else parse_card(token) for token in cells]
+    return parse_grid(rows)
 
 
 def position(rows: list[str], stock: list[str]) -> SolitaireState:
-    """A state for a solver position, the stock open when fewer than 18 cards remain."""
-    state = SolitaireState()
-    state.grid = grid_of(rows)
-    state.stock = parse_cards(stock)[::-1]  # the engine keeps the top card last
-    in_play = sum(c >= 0 for c in state.grid) + len(state.stock)
-    if in_play < 18:  # captures made: any cards, so that the stock is open
-        state.out = [c for c in range(52) if c not in state.grid and c not in state.stock][
-            : 18 - in_play
-        ]
-    state.unused = [c for c in range(52) if c not in state.grid + state.stock + state.out]
+    """A state for a solver position: the cards missing from 18 count as captured (filler
+    cards in ``out``), so the stock is open when fewer than 18 remain; outcome settled."""
+    in_play = sum(c >= 0 for c in parse_grid(rows)) + len(stock)
+    state = build_state(rows, stock=stock, out=18 - in_play)
     rules._settle(state)
     return state
 
@@ -172,6 +165,17 @@ def test_placement_matters(backend):
     assert replay(position(rows, ["KS"]), line).outcome == WON
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_known_winnable_deal(backend):
+    """The helpers' deal with a 23-step winning line: the solver finds a line too."""
+    cards = deal(WIN_ROWS, WIN_STOCK)
+    state = rules.new_game(deal=cards)
+    assert replay(state, [act(name) for name in WIN_LINE]).outcome == WON
+    line = solver.solve(cards[:15], cards[15:], backend=backend)
+    assert line is not None and replay(state, line).outcome == WON
+    assert line.count(A.REVEAL) == 3 and len(line) == 23  # 17 captures, 3 reveals, 3 places
+
+
 def test_bad_input():
     with pytest.raises(ValueError):
         solver.solve([-1] * 14, [])
@@ -225,6 +229,27 @@ def test_fast_backend_without_its_reductions_matches_the_reference_node_for_node
         )
         slow = solver.solve_stats(tableau, stock, backend="python")
         assert (fast.winnable, fast.nodes, fast.line) == (slow.winnable, slow.nodes, slow.line)
+
+
+@needs_numba
+def test_verdicts_are_invariant_under_the_symmetries_of_the_rules():
+    """Mirroring the grid or renaming ranks and suits changes no verdict (30 deals x 4), and
+    the line found for the transformed deal wins it."""
+    renamings = [
+        {"flip_rows": True},
+        {"flip_cols": True},
+        {"flip_rows": True, "flip_cols": True, "suits": (2, 0, 3, 1)},
+        {"ranks": tuple(range(12, -1, -1)), "suits": (3, 2, 1, 0)},
+    ]
+    for seed in range(30):
+        _, tableau, stock = seeded(seed)
+        verdict = solver.solve(tableau, stock) is not None
+        for symmetry in renamings:
+            cards, _ = transform(tableau + stock, [], **symmetry)
+            line = solver.solve(cards[:15], cards[15:])
+            assert (line is not None) == verdict, (seed, symmetry)
+            if line is not None:
+                assert replay(rules.new_game(deal=cards), line).outcome == WON
 
 
 def _env_replay(env, tableau, stock, line) -> str:
