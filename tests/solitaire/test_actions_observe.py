@@ -24,6 +24,7 @@ from empire_envs.games.solitaire.actions import Action, Kind
 from empire_envs.games.solitaire.config import SolitaireConfig
 from empire_envs.games.solitaire.state import COLS, NUM_CELLS, ROWS
 
+from ..doc_tables import action_ranges_in_code, documented_action_ranges, index_span, rest_tables
 from .helpers import act, build_state, c, cap, cs, deal, play
 
 ROWS_A = ["KH  QC  6D  JC  JD",
@@ -101,52 +102,14 @@ def test_encode_refuses_actions_outside_the_table(bad):
         A.encode(bad)
 
 
-def _rest_tables(doc: str) -> list[list[list[str]]]:
-    """Every simple reST table of ``doc`` as rows of cells; a continuation line (empty first
-    cell) is joined to the previous row's last cell."""
-    lines = doc.splitlines()
-    rule = re.compile(r"=+( +=+)+")
-    at = [n for n, line in enumerate(lines) if rule.fullmatch(line.strip())]
-    assert at and len(at) % 3 == 0, "simple reST tables: top rule, header rule, bottom rule"
-    tables = []
-    for top, header, bottom in zip(at[0::3], at[1::3], at[2::3]):
-        columns = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[top])]
-        columns[-1] = (columns[-1][0], None)  # the last column may run past its rule
-        rows = []
-        for line in lines[header + 1:bottom]:
-            cells = [line[s:e].strip() for s, e in columns]
-            if cells[0]:
-                rows.append(cells)
-            else:
-                rows[-1][-1] += " " + cells[-1]
-        tables.append(rows)
-    return tables
-
-
-def _span(cell: str) -> tuple[int, int]:
-    match = re.fullmatch(r"(\d+)(?:-(\d+))?", cell)
-    assert match, f"bad index cell {cell!r}"
-    return int(match.group(1)), int(match.group(2) or match.group(1))
-
-
 def test_action_docstring_table_lists_exactly_the_code_index_ranges():
-    (rows,) = _rest_tables(A.__doc__)
-    documented = {}
-    for index, action, _meaning in rows:
-        name = re.match(r"[A-Z_]+", action).group(0)
-        args = re.search(r"\((.*)\)", action)
-        documented[name] = (*_span(index), len(args.group(1).split(",")) if args else 0)
-    in_code = {}
-    for index, (kind, a, b) in enumerate(A.ACTIONS):
-        first, last, nargs = in_code.get(kind.name, (index, index, (a >= 0) + (b >= 0)))
-        assert last in (index, index - 1), f"{kind.name} indices are not contiguous"
-        in_code[kind.name] = (first, index, nargs)
-    assert documented == in_code == {
+    documented = documented_action_ranges(A.__doc__)
+    assert documented == action_ranges_in_code(A.ACTIONS) == {
         "CAPTURE": (0, 119, 2), "REVEAL": (120, 120, 0), "PLACE": (121, 135, 1)}
 
 
 def test_action_docstring_gives_the_direction_numbers_and_index_formula():
-    (rows,) = _rest_tables(A.__doc__)
+    (rows,) = rest_tables(A.__doc__)
     meaning = dict((row[1].split("(")[0], row[2]) for row in rows)["CAPTURE"]
     assert "index = cell * 8 + dir" in meaning
     listed = re.search(r"dirs: (.*?)\)", meaning).group(1)
@@ -233,8 +196,8 @@ def test_sizes():
 
 
 def test_observation_docstring_table_matches_the_layout():
-    (rows,) = _rest_tables(observe.__doc__)
-    documented = [(row[1], *_span(row[0])) for row in rows]
+    (rows,) = rest_tables(observe.__doc__)
+    documented = [(row[1], *index_span(row[0])) for row in rows]
     assert documented == observe.LAYOUT.rows()
     assert [first for _, first, _ in documented] == [CELLS, REVEALED, STOCK_SIZE, CAPTURES, OUT]
 

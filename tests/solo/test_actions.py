@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 import gymnasium
 import pytest
@@ -13,6 +12,8 @@ from empire_envs.games.solo import actions as A
 from empire_envs.games.solo.actions import Action, Kind
 from empire_envs.games.solo.env import EmpireSoloEnv
 from empire_envs.games.solo.state import KEEPS, NUM_TERRITORIES
+
+from ..doc_tables import action_ranges_in_code, documented_action_ranges, rest_headers
 
 
 def test_encode_decode_round_trip_for_every_index():
@@ -113,43 +114,10 @@ def test_encode_refuses_actions_outside_the_table(bad):
         A.encode(bad)
 
 
-def _doc_rows(doc: str) -> list[tuple[str, str]]:
-    """``(index, action)`` of each row of the module docstring's reST table (first two columns,
-    continuation lines skipped)."""
-    lines = doc.splitlines()
-    rules_at = [n for n, line in enumerate(lines) if re.fullmatch(r"=+( +=+)+", line.strip())]
-    assert len(rules_at) == 3, "one simple reST table: top rule, header rule, bottom rule"
-    columns = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[rules_at[0]])]
-    assert [lines[rules_at[0] + 1][s:e].strip() for s, e in columns] == [
-        "index", "action", "meaning"]
-    rows = []
-    for line in lines[rules_at[1] + 1:rules_at[2]]:
-        index = line[columns[0][0]:columns[0][1]].strip()
-        if not index:
-            continue  # continuation of the previous row's meaning
-        action = line[columns[1][0]:columns[1][1]].strip()
-        rows.append((index, action))
-    return rows
-
-
 def test_docstring_table_lists_exactly_the_code_index_ranges():
-    rows = _doc_rows(A.__doc__)
-    documented = {}
-    for index, action in rows:
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", index)
-        assert match, f"bad index cell {index!r}"
-        first = int(match.group(1))
-        last = int(match.group(2) or first)
-        name = re.match(r"[A-Z_]+", action).group(0)
-        args = re.search(r"\((.*)\)", action)
-        documented[name] = (first, last, len(args.group(1).split(",")) if args else 0)
-
-    in_code = {}
-    for index, (kind, a, b) in enumerate(A.ACTIONS):
-        first, last, nargs = in_code.get(kind.name, (index, index, (a >= 0) + (b >= 0)))
-        assert last in (index, index - 1), f"{kind.name} indices are not contiguous"
-        in_code[kind.name] = (first, index, nargs)
-    assert documented == in_code
+    assert rest_headers(A.__doc__) == [["index", "action", "meaning"]]
+    documented = documented_action_ranges(A.__doc__)
+    assert documented == action_ranges_in_code(A.ACTIONS)
     # The rows tile 0..NUM_ACTIONS-1 in order, without gaps.
     spans = sorted((first, last) for first, last, _ in documented.values())
     assert spans[0][0] == 0 and spans[-1][1] == A.NUM_ACTIONS - 1

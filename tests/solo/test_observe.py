@@ -5,7 +5,6 @@ Indices are written out as the docstring table gives them, so a silent layout ch
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
@@ -32,6 +31,7 @@ from empire_envs.games.solo.state import (
     SUPER,
 )
 
+from ..doc_tables import index_span, rest_tables
 from .helpers import build_state, cs, play
 
 
@@ -163,40 +163,15 @@ def test_observation_is_a_fresh_array():
 # --------------------------------------------------------------------------- docstring tables
 
 
-def _rest_tables(doc: str) -> list[list[list[str]]]:
-    """Every simple reST table of ``doc`` as rows of cells (continuation lines skipped)."""
-    lines = doc.splitlines()
-    rule = re.compile(r"=+( +=+)+")
-    at = [n for n, line in enumerate(lines) if rule.fullmatch(line.strip())]
-    assert len(at) % 3 == 0
-    tables = []
-    for top, header, bottom in zip(at[0::3], at[1::3], at[2::3]):
-        columns = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[top])]
-        columns[-1] = (columns[-1][0], None)  # the last column may run past its rule
-        rows = []
-        for line in lines[header + 1:bottom]:
-            cells = [line[s:e].strip() for s, e in columns]
-            if cells[0]:
-                rows.append(cells)
-        tables.append(rows)
-    return tables
-
-
-def _span(cell: str) -> tuple[int, int]:
-    match = re.fullmatch(r"(\d+)(?:-(\d+))?", cell)
-    assert match, f"bad index cell {cell!r}"
-    return int(match.group(1)), int(match.group(2) or match.group(1))
-
-
 def test_docstring_field_table_matches_the_layout():
-    fields, _ = _rest_tables(observe.__doc__)
-    documented = [(row[1], *_span(row[0])) for row in fields]
+    fields, _ = rest_tables(observe.__doc__)
+    documented = [(row[1], *index_span(row[0])) for row in fields]
     assert documented == LAYOUT.rows()
 
 
 def test_docstring_territory_table_covers_one_territory():
-    _, territory = _rest_tables(observe.__doc__)
-    spans = [_span(row[0]) for row in territory]
+    _, territory = rest_tables(observe.__doc__)
+    spans = [index_span(row[0]) for row in territory]
     assert spans == [(0, 6), (7, 7), (8, 8), (9, 9), (10, 10)]
     assert spans[-1][1] + 1 == TERRITORY_SIZE
     for t in range(6):
