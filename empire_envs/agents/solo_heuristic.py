@@ -139,9 +139,11 @@ class HeuristicSoloAgent(Agent):
         return cheapest * (1.0 if rank == 10 else 1.6 if rank == 11 else 2.2)
 
     @staticmethod
-    def _without(state: SoloState, territory: int) -> SoloState:
+    def _without(state: SoloState, territory: int, recruit_only: bool = False) -> SoloState:
+        """A copy with the unit at ``territory`` (or only its recruit) gone, as if sent."""
         probe = state.clone()
-        probe.unit_kind[territory], probe.unit_cards[territory] = EMPTY, ()
+        if not recruit_only:
+            probe.unit_kind[territory], probe.unit_cards[territory] = EMPTY, ()
         probe.recruit[territory] = -1
         return probe
 
@@ -159,11 +161,7 @@ class HeuristicSoloAgent(Agent):
 
         def cost(action: int) -> float:
             kind, t, _ = A.ACTIONS[action]
-            probe = state.clone()
-            if kind == Kind.SEND_RECRUIT:
-                probe.recruit[t] = -1
-            else:
-                probe.unit_kind[t], probe.unit_cards[t], probe.recruit[t] = EMPTY, (), -1
+            probe = self._without(state, t, recruit_only=kind == Kind.SEND_RECRUIT)
             return board_score(state) - board_score(probe)
 
         if state.mode == SPLIT and state.split_first_won < 0:

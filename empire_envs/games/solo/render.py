@@ -12,8 +12,10 @@ from .state import (
     BASE,
     KEEPS,
     NUM_TERRITORIES,
+    ONGOING,
     OUTCOME_NAMES,
     PHASE_NAMES,
+    SEND,
     SPLIT,
     SUM,
     UNIT_NAMES,
@@ -51,7 +53,7 @@ def battle_text(state: SoloState) -> str:
         ))
     if state.mode in (SUM, SPLIT):
         parts.append("mode " + ("SUM" if state.mode == SUM else "SPLIT"))
-    if state.phase == 3 and state.outcome == 0:
+    if state.phase == SEND and state.outcome == ONGOING:
         parts.append(f"a unit must reach {rules.enemy_target(state)}")
     if state.rounds_lost:
         parts.append(f"rounds lost {state.rounds_lost}")
