@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -83,3 +84,46 @@ def make(env_id: str, **kwargs: Any) -> Any:
     module_name, _, attribute = item.entry_point.partition(":")
     factory = getattr(importlib.import_module(module_name), attribute)
     return factory(**{**item.kwargs, **kwargs})
+
+
+_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def is_import_path(spec: str) -> bool:
+    """True for ``package.module:factory`` (an env factory to import), not for an env id."""
+    return bool(_IMPORT_PATH.match(spec))
+
+
+def make_any(spec: str, **kwargs: Any) -> Any:
+    """An environment from any spec, tried in this order: an id of this registry, an AEC id of
+    PettingZoo's own registry (``classic/tictactoe-v3``), ``package.module:factory`` (any
+    factory, for example one of your own AEC games), or another Gymnasium id."""
+    if any(item.env_id == spec for item in ENTRIES):
+        return make(spec, **kwargs)
+    import pettingzoo
+
+    if spec in getattr(pettingzoo, "aec_registry", {}):
+        return pettingzoo.make("aec", spec, **kwargs)
+    if is_import_path(spec):
+        import importlib
+
+        module_name, _, attribute = spec.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module_name), attribute)
+        except (ImportError, AttributeError) as error:
+            raise ValueError(f"cannot import the env factory {spec!r}: {error}") from None
+        return factory(**kwargs)
+    import gymnasium
+
+    register_all()
+    namespaced = f"{NAMESPACE}/{spec}"
+    if spec not in gymnasium.registry and any(item.env_id == namespaced for item in ENTRIES):
+        return make(namespaced, **kwargs)
+    return gymnasium.make(spec, **kwargs)
+
+
+def is_multiplayer(env: Any) -> bool:
+    """True for a PettingZoo AEC environment (it has seats), False for a Gymnasium one."""
+    from pettingzoo import AECEnv
+
+    return isinstance(env, AECEnv)

@@ -72,14 +72,46 @@ def _load(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
+#: spec prefixes of agents loaded from a file: ``ppo:PATH`` (a MaskablePPO ``.zip``)
+FILE_AGENTS: dict[str, str] = {
+    "ppo": "empire_envs.agents.ppo:PPOAgent",
+}
+
+
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
-    """An agent by name: ``random`` for any game, or one of the game's own (``agent_names``)."""
+    """An agent from its spec.
+
+    ``random`` for any game; one of the game's own names (``agent_names``); ``ppo:PATH`` for a
+    MaskablePPO model saved by ``experiments/train.py`` (needs the ``train`` extra); or
+    ``package.module:ClassName`` for an ``Agent`` subclass of your own, built with no arguments.
+    """
     if spec == "random":
         return RandomAgent(seed)
     own = GAME_AGENTS.get(game_name, {})
-    if spec not in own:
-        raise ValueError(
-            f"unknown agent {spec!r} for {game_name!r}; known agents: "
-            f"{', '.join(agent_names(game_name))}"
-        )
-    return _load(own[spec])()
+    if spec in own:
+        return _load(own[spec])()
+    prefix, sep, rest = spec.partition(":")
+    if sep and prefix in FILE_AGENTS:
+        if not rest:
+            raise ValueError(f"agent spec {spec!r} names no file; write {prefix}:PATH")
+        return _load(FILE_AGENTS[prefix])(rest)
+    if sep and rest and "." in prefix:
+        return _load_user_agent(spec)
+    raise ValueError(
+        f"unknown agent {spec!r} for {game_name!r}; known agents: "
+        f"{', '.join(agent_names(game_name))}, "
+        f"{', '.join(p + ':PATH' for p in FILE_AGENTS)}, or package.module:ClassName"
+    )
+
+
+def _load_user_agent(spec: str) -> Agent:
+    try:
+        factory = _load(spec)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot import agent {spec!r}: {error}") from None
+    if not callable(factory):
+        raise ValueError(f"{spec!r} is a {type(factory).__name__}, not an empire_envs Agent class")
+    agent = factory()
+    if not isinstance(agent, Agent):
+        raise ValueError(f"{spec!r} built a {type(agent).__name__}, not an empire_envs Agent")
+    return agent
