@@ -1,9 +1,16 @@
-"""Evaluate agents on any registered Gymnasium environment: win/loss/truncation rates with intervals.
+"""Evaluate agents on any environment of the package: win/loss/draw rates with intervals.
 
 Usage (from the repository root)::
 
     python experiments/evaluate.py --env empire_envs/EmpireSolo-v0 \\
         --agent random --agent heuristic --episodes 2000 --seed 0 [--json out.json | --json -]
+    python experiments/evaluate.py --env classic/tictactoe-v3 \\
+        --agent ppo:runs/ttt/model.zip --opponent random --episodes 1000
+
+``--env`` is any spec of ``empire_envs.registry.make_any``. In a multiplayer (AEC) env the agent
+takes the seats in turn (episode ``i`` plays seat ``i mod players``) and every other seat is played
+by ``--opponent`` (default ``random``), through ``AECSingleAgentEnv``; an episode the game does not
+name is counted from the agent's final reward: positive won, negative lost, zero a draw.
 
 Episode ``i`` (0-based) of every agent is played on the same deal: ``env.reset(seed=seed + i)``
 and ``agent.reset(seed=seed + i)``, so agents are compared on identical games. The agent is
@@ -37,12 +44,15 @@ from reporting import emit_json, text_log  # noqa: E402
 
 import gymnasium
 
+from empire_envs.adapters.single_agent import AECSingleAgentEnv
 from empire_envs.agents.base import make_agent
+from empire_envs.registry import is_multiplayer, make_any
 
 #: the outcome names an episode can end with, and the result key counting each
 OUTCOME_KEYS = {
     "won": "wins",
     "lost": "losses",
+    "draw": "draws",
     "truncated": "truncations",
     "illegal action": "illegal",
 }
@@ -75,10 +85,36 @@ def resolve_env_id(env_id: str) -> str:
     return env_id  # gymnasium.make gives its own error, with suggestions
 
 
-def game_name_of(env: gymnasium.Env, env_id: str) -> str:
+def game_name_of(env: Any, env_id: str) -> str:
     """The name ``make_agent`` keys heuristics by (the game's name), else the env id."""
     game = getattr(env.unwrapped, "game", None)
     return getattr(game, "name", env_id)
+
+
+def make_eval_env(
+    env_id: str, env_kwargs: Mapping[str, Any], opponent: str, seed: int
+) -> tuple[gymnasium.Env, str]:
+    """The env an agent is evaluated on, and the game name its agents are looked up by.
+
+    A multiplayer env becomes an ``AECSingleAgentEnv`` whose learner seat rotates each episode,
+    with ``opponent`` on every other seat.
+    """
+    base = make_any(env_id, **env_kwargs)
+    name = game_name_of(base, env_id)
+    if not is_multiplayer(base):
+        return base, name
+    seats = len(base.possible_agents)
+    opponents = [make_agent(opponent, name, seed=seed + 7919 * k) for k in range(seats)]
+    return AECSingleAgentEnv(base, learner_seat="all", opponents=opponents), name
+
+
+def episode_outcome(info: Mapping[str, Any], reward: float, truncated: bool) -> str:
+    """The named outcome of an episode's last step (the game's own, else from the reward)."""
+    if "outcome" in info:
+        return str(info["outcome"])
+    if truncated:
+        return "truncated"
+    return "won" if reward > 0 else "lost" if reward < 0 else "draw"
 
 
 def _rate_fields(prefix: str, count: int, n: int) -> dict[str, Any]:
@@ -92,17 +128,24 @@ def evaluate_agent(
     episodes: int,
     seed: int = 0,
     env_kwargs: Mapping[str, Any] | None = None,
+    opponent: str = "random",
 ) -> dict[str, Any]:
     """Play ``episodes`` episodes of one agent; counts, rates with 95% Wilson intervals, means.
 
-    The returned dict is plain JSON-serialisable data.
+    ``opponent`` plays the other seats of a multiplayer env (ignored for solo envs). The
+    returned dict is plain JSON-serialisable data.
     """
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
     env_id = resolve_env_id(env_id)
     env_kwargs = dict(env_kwargs or {})
-    env = gymnasium.make(env_id, **env_kwargs)
-    agent = make_agent(agent_spec, game_name_of(env, env_id), seed=seed)
+    env, name = make_eval_env(env_id, env_kwargs, opponent, seed)
+    multiplayer = isinstance(env, AECSingleAgentEnv)
+    try:
+        agent = make_agent(agent_spec, name, seed=seed)
+    except Exception:
+        env.close()
+        raise
     counts = dict.fromkeys(OUTCOME_KEYS.values(), 0)
     total_steps = 0
     total_return = 0.0
@@ -111,6 +154,8 @@ def evaluate_agent(
     try:
         unwrapped = env.unwrapped
         for i in range(episodes):
+            if multiplayer:  # seats in turn: episode i plays seat i mod players
+                env.seat_offset = i
             obs, info = env.reset(seed=seed + i)
             agent.reset(seed=seed + i)
             episode_return = 0.0
@@ -122,7 +167,7 @@ def evaluate_agent(
                 steps += 1
                 episode_return += float(reward)
                 if terminated or truncated:
-                    outcome = info.get("outcome", "truncated" if truncated else None)
+                    outcome = episode_outcome(info, float(reward), truncated)
                     break
             if outcome not in OUTCOME_KEYS:
                 raise RuntimeError(
@@ -141,6 +186,7 @@ def evaluate_agent(
     result: dict[str, Any] = {
         "agent": agent_spec,
         "env_id": env_id,
+        "opponent": opponent if multiplayer else None,
         "env_kwargs": {key: _jsonable(value) for key, value in env_kwargs.items()},
         "seed": seed,
         "episodes": episodes,
@@ -148,6 +194,7 @@ def evaluate_agent(
     }
     result.update(_rate_fields("win", counts["wins"], episodes))
     result.update(_rate_fields("loss", counts["losses"], episodes))
+    result.update(_rate_fields("draw", counts["draws"], episodes))
     result.update(_rate_fields("truncation", counts["truncations"], episodes))
     result.update(_rate_fields("illegal", counts["illegal"], episodes))
     result.update(
@@ -182,6 +229,8 @@ def format_table(results: Sequence[Mapping[str, Any]]) -> str:
         ("episodes", lambda r: str(r["episodes"])),
         ("win % [95% CI]", lambda r: _pct(r["win_rate"], r["win_ci95"])),
         ("loss % [95% CI]", lambda r: _pct(r["loss_rate"], r["loss_ci95"])),
+        *([("draw % [95% CI]", lambda r: _pct(r["draw_rate"], r["draw_ci95"]))]
+          if any(r.get("draws") for r in results) else []),
         ("trunc % [95% CI]", lambda r: _pct(r["truncation_rate"], r["truncation_ci95"])),
         ("illegal", lambda r: str(r["illegal"])),
         ("mean len", lambda r: f"{r['mean_length']:.1f}"),
@@ -202,6 +251,8 @@ def format_table(results: Sequence[Mapping[str, Any]]) -> str:
         first = results[0]
         kwargs = first.get("env_kwargs") or {}
         extra = f" {kwargs}" if kwargs else ""
+        if first.get("opponent"):
+            extra += f", opponents {first['opponent']}, seats in turn"
         header = f"{first['env_id']}{extra}, seeds {first['seed']}..{first['seed'] + first['episodes'] - 1}"
         lines.insert(0, header)
     return "\n".join(lines)
@@ -222,11 +273,15 @@ def parse_env_kwarg(text: str) -> tuple[str, Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="empire_envs/EmpireSolo-v0", help="registered Gymnasium id")
+    parser.add_argument("--env", default="empire_envs/EmpireSolo-v0",
+                        help="env id, or package.module:factory of a PettingZoo AEC env")
     parser.add_argument(
         "--agent", action="append", dest="agents", metavar="SPEC",
-        help="random, heuristic or ppo:PATH; repeat for several (default: random)",
+        help="random, a game's own agent (heuristic, ...), ppo:PATH or package.module:Class; "
+             "repeat for several (default: random)",
     )
+    parser.add_argument("--opponent", default="random",
+                        help="agent spec for the other seats of a multiplayer env")
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
     parser.add_argument(
@@ -247,7 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     log = text_log(args.json)
     for spec in args.agents or ["random"]:
         try:
-            results.append(evaluate_agent(args.env, spec, args.episodes, args.seed, env_kwargs))
+            results.append(evaluate_agent(
+                args.env, spec, args.episodes, args.seed, env_kwargs, opponent=args.opponent
+            ))
         except (ImportError, ValueError, TypeError, gymnasium.error.Error) as error:
             print(f"error: agent {spec!r} on {args.env}: {type(error).__name__}: {error}",
                   file=sys.stderr)

@@ -121,6 +121,7 @@ class GymAdapter(gym.Env):
                 "illegal_action": True,
                 "illegal_reason": str(error),
                 "outcome": "illegal action",
+                "is_success": False,
             }
             return game.observe(state), self.illegal_action_penalty, True, False, info
         info: dict[str, Any] = {"action_mask": game.legal_mask(state)}
@@ -130,6 +131,7 @@ class GymAdapter(gym.Env):
             truncated = game.is_truncated(state)
             terminated = not truncated
             info["outcome"] = game.outcome(state)
+            info["is_success"] = info["outcome"] == "won"  # SB3's success-rate key
         return game.observe(state), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:

@@ -46,7 +46,8 @@ cards captured so far; the stock's identity and order stay hidden.
 
 Terminated on a win or a loss (``info["outcome"]`` is ``"won"`` or ``"lost"``). An episode lasts
 at most 23 steps (17 captures, 3 reveals, 3 placements) and is never truncated. An illegal action
-terminates with ``"illegal action"``.
+terminates with ``"illegal action"``. The last step's ``info["is_success"]`` is True for a win
+(the key SB3 logs as its success rate).
 
 ## Arguments
 

@@ -48,7 +48,8 @@ With ``shaped_reward=True`` forming a super soldier, battalion, native, base bui
 
 Terminated on a win or a loss (``info["outcome"]`` is ``"won"`` or ``"lost"``). Truncated when a
 card must be drawn after ``max_draws`` draws (``"truncated"``), or if deck and discard are both
-empty. An illegal action terminates with ``"illegal action"``.
+empty. An illegal action terminates with ``"illegal action"``. The last step's
+``info["is_success"]`` is True for a win (the key SB3 logs as its success rate).
 
 ## Arguments
 

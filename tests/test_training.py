@@ -1,0 +1,284 @@
+"""Training with MaskablePPO: every solo env trains with masks and never acts illegally (asserted by
+an audit of every action), masks stay right across auto-resets, and the train script's config,
+outputs and saved model work as documented. Budgets are tiny: these test plumbing, not learning.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
+
+from empire_envs.agents.base import Agent, make_agent  # noqa: E402
+from empire_envs.registry import ENTRIES  # noqa: E402
+from empire_envs.training.sb3 import audit_totals, build_vec_env  # noqa: E402
+from tests.test_experiments import _load  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLO_IDS = [e.env_id for e in ENTRIES if e.api == "gymnasium"]
+MULTI_SPECS = [e.env_id for e in ENTRIES if e.api == "pettingzoo"] + [
+    "classic/tictactoe-v3"
+]
+
+TINY_PPO = {"n_steps": 256, "batch_size": 128, "n_epochs": 2,
+            "policy_kwargs": {"net_arch": [32]}, "device": "cpu", "seed": 0}
+
+
+@pytest.fixture(scope="module")
+def train_script():
+    return _load("train")
+
+
+def _train_audited(spec: str, timesteps: int, **env_options) -> tuple[MaskablePPO, int, int]:
+    venv = build_vec_env(spec, n_envs=2, seed=0, audit=True, **env_options)
+    try:
+        model = MaskablePPO("MlpPolicy", venv, **TINY_PPO)
+        model.learn(timesteps)
+        checked, violations = audit_totals(venv)
+    finally:
+        venv.close()
+    return model, checked, violations
+
+
+@pytest.mark.parametrize("env_id", SOLO_IDS)
+def test_maskable_ppo_trains_on_every_solo_env_without_illegal_actions(env_id):
+    # The envs penalize (not raise) an illegal action, so a violation would be counted, not hidden.
+    model, checked, violations = _train_audited(env_id, 2048, env_kwargs={})
+    assert model.num_timesteps >= 2048
+    assert checked == model.num_timesteps, "the audit missed some actions"
+    assert violations == 0
+
+
+@pytest.mark.parametrize("spec", MULTI_SPECS)
+def test_maskable_ppo_trains_on_multiplayer_views_without_illegal_actions(spec):
+    model, checked, violations = _train_audited(
+        spec, 1024, illegal_action="penalize", opponents=["random"]
+    )
+    assert checked == model.num_timesteps >= 1024
+    assert violations == 0
+
+
+@pytest.mark.parametrize("vec_env", ["dummy", "subproc"])
+def test_masks_stay_right_across_auto_reset(vec_env):
+    """Act only through ``get_action_masks`` over many episode ends: a stale mask from a finished
+    episode (all zero) or from the state before the reset would pick an illegal action, which the
+    audit counts."""
+    venv = build_vec_env("empire_envs/EmpireSolitaire-v0", n_envs=2, seed=3, vec_env=vec_env,
+                         audit=True)
+    rng = np.random.default_rng(0)
+    episode_ends = 0
+    try:
+        venv.reset()
+        for _ in range(600):
+            masks = get_action_masks(venv)
+            assert masks.shape == (2, 136) and masks.any(axis=1).all()
+            actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+            _, _, dones, infos = venv.step(actions)
+            episode_ends += int(dones.sum())
+            for done, info in zip(dones, infos):
+                if done:  # the finished episode's last mask is all zero; the next one is live
+                    assert not info["action_mask"].any()
+        checked, violations = audit_totals(venv)
+    finally:
+        venv.close()
+    assert episode_ends >= 40
+    assert checked == 1200 and violations == 0
+
+
+def test_build_vec_env_rejects_bad_settings():
+    with pytest.raises(ValueError, match="n_envs"):
+        build_vec_env("empire_envs/EmpireSolo-v0", n_envs=0)
+    with pytest.raises(ValueError, match="vec_env"):
+        build_vec_env("empire_envs/EmpireSolo-v0", vec_env="threads")
+
+
+# --------------------------------------------------------------------------- train.py config
+
+
+def test_config_file_and_overrides(train_script, tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('env_id = "empire_envs/EmpireSolitaire-v0"\ntotal_timesteps = 1000\n'
+                    "[ppo]\nlearning_rate = 1e-3\nnet_arch = [64]\n[env_kwargs]\nshaped_reward = true\n")
+    config = train_script.load_config(path, [("ppo.gamma", 0.9), ("env_kwargs.capture_reward", 0.01),
+                                             ("seed", 7)])
+    assert config.env_id == "empire_envs/EmpireSolitaire-v0"
+    assert config.total_timesteps == 1000 and config.seed == 7
+    assert config.ppo.learning_rate == 1e-3 and config.ppo.gamma == 0.9
+    assert config.ppo.net_arch == [64]
+    assert config.env_kwargs == {"shaped_reward": True, "capture_reward": 0.01}
+    assert config.ppo.n_epochs == train_script.PPOSettings().n_epochs  # untouched default
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ([("ppo.learnin_rate", 1e-3)], "unknown config key 'ppo.learnin_rate'"),
+    ([("total_timesteps", "many")], "total_timesteps"),
+    ([("progress_bar", 1)], "progress_bar"),
+    ([("n_envs", 0)], "n_envs must be at least 1"),
+    ([("vec_env", "threads")], "vec_env"),
+    ([("ppo", 3)], "is a section"),
+    ([("ppo.activation", "gelu")], "activation"),
+    ([("eval.freq", -5)], "eval.freq"),
+])
+def test_bad_config_values_are_clear_errors(train_script, overrides, message):
+    with pytest.raises(ValueError, match=message.replace(".", r"\.")):
+        train_script.load_config(None, overrides)
+
+
+def test_bad_config_file(train_script, tmp_path):
+    with pytest.raises(ValueError, match="no config file"):
+        train_script.load_config(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("total_timesteps = = 3\n")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        train_script.load_config(broken)
+
+
+def test_shipped_configs_load(train_script):
+    configs = sorted((ROOT / "experiments" / "configs").glob("*.toml"))
+    assert configs
+    for path in configs:
+        train_script.load_config(path)
+
+
+# --------------------------------------------------------------------------- train.py end to end
+
+
+def test_train_script_end_to_end(train_script, tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["--env", "empire_envs/EmpireSoloShaped-v0", "--timesteps", "2048", "--out", str(out),
+            "--no-progress", "--set", "ppo.n_steps=256", "--set", "ppo.batch_size=128",
+            "--set", "ppo.net_arch=[32]", "--set", "eval.freq=1024", "--set", "eval.episodes=3",
+            "--set", "checkpoint.freq=1024", "--env-kwarg", "max_draws=300"]
+    assert train_script.main(argv) == 0
+    for name in ("model.zip", "config.json", "progress.csv", "summary.json", "learning_curve.png",
+                 "eval/evaluations.npz", "eval/best_model.zip"):
+        assert (out / name).is_file(), name
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [
+        "model_1024_steps.zip", "model_2048_steps.zip"
+    ]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["timesteps"] == 2048 and summary["env_steps_per_s"] > 0
+    config = json.loads((out / "config.json").read_text())
+    assert config["env_kwargs"] == {"max_draws": 300} and config["ppo"]["net_arch"] == [32]
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    evaluations = np.load(out / "eval" / "evaluations.npz")
+    assert list(evaluations["timesteps"]) == [1024, 2048]
+    assert evaluations["results"].shape == (2, 3)
+    assert "ppo:" in capsys.readouterr().out
+
+    # The saved model plays as an agent in evaluate.py, legally, on the same variant.
+    evaluate = _load("evaluate")
+    result = evaluate.evaluate_agent("empire_envs/EmpireSoloShaped-v0", f"ppo:{out / 'model.zip'}",
+                                     5, env_kwargs={"max_draws": 300})
+    assert result["episodes"] == 5 and result["illegal"] == 0
+
+    # A second run into the same directory is refused unless asked to overwrite.
+    assert train_script.main(argv) == 2
+    assert "already holds a run" in capsys.readouterr().err
+
+
+def test_train_script_bad_env_is_a_clean_error(train_script, tmp_path, capsys):
+    code = train_script.main(["--env", "empire_envs/NoSuchGame-v0", "--timesteps", "100",
+                              "--out", str(tmp_path / "x"), "--no-progress"])
+    assert code == 2
+    assert "NoSuchGame" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- agents from files
+
+
+@pytest.fixture(scope="module")
+def tiny_solo_model(tmp_path_factory):
+    path = tmp_path_factory.mktemp("model") / "solo.zip"
+    venv = build_vec_env("empire_envs/EmpireSolo-v0", n_envs=1)
+    MaskablePPO("MlpPolicy", venv, **TINY_PPO).save(path)
+    venv.close()
+    return path
+
+
+def test_ppo_agent_acts_legally_and_checks_shapes(tiny_solo_model):
+    agent = make_agent(f"ppo:{tiny_solo_model}", "Empire solo")
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        mask = (rng.random(68) < 0.2).astype(np.int8)
+        mask[rng.integers(68)] = 1
+        obs = rng.random(207).astype(np.float32)
+        assert mask[agent.act(obs, mask)] == 1
+    with pytest.raises(ValueError, match="trained on observations of shape"):
+        agent.act(np.zeros(326, dtype=np.float32), np.ones(136, dtype=np.int8))
+
+
+def test_ppo_agent_spec_errors(tmp_path):
+    with pytest.raises(ValueError, match="no saved model"):
+        make_agent(f"ppo:{tmp_path / 'nothing.zip'}", "Empire solo")
+    with pytest.raises(ValueError, match="names no file"):
+        make_agent("ppo:", "Empire solo")
+
+
+class ConstantFirstAgent(Agent):
+    """The lowest legal action (a user-defined agent loaded by import path)."""
+
+    def act(self, observation, action_mask, state=None):
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_user_agent_by_import_path():
+    agent = make_agent("tests.test_training:ConstantFirstAgent", "Empire solo")
+    assert isinstance(agent, ConstantFirstAgent)
+    assert agent.act(None, np.array([0, 0, 1, 1], dtype=np.int8)) == 2
+    with pytest.raises(ValueError, match="not an empire_envs Agent"):
+        make_agent("tests.test_training:TINY_PPO", "Empire solo")
+    with pytest.raises(ValueError, match="cannot import agent"):
+        make_agent("tests.no_such_module:Agent", "Empire solo")
+
+
+def test_demo_runs_with_a_tiny_budget(tmp_path, capsys):
+    demo = _load("demo")
+    assert demo.main(["--timesteps", "1024", "--episodes", "5", "--out", str(tmp_path / "demo"),
+                      "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    for row in ("random", "heuristic", "ppo:"):
+        assert row in printed
+    assert (tmp_path / "demo" / "learning_curve.png").is_file()
+    assert (tmp_path / "demo" / "model.zip").is_file()
+    del sys.modules["_experiments_demo"]
+
+
+def test_core_package_does_not_need_torch():
+    """Envs, adapters, the multiplayer view and the non-learning agents import with torch and
+    stable-baselines3 made unimportable."""
+    import subprocess
+    import textwrap
+
+    code = textwrap.dedent("""
+        import sys
+        for name in ("torch", "stable_baselines3", "sb3_contrib"):
+            sys.modules[name] = None  # any import of these now raises ImportError
+        import gymnasium
+        import empire_envs
+        from empire_envs.adapters.single_agent import AECSingleAgentEnv
+        from empire_envs.agents import make_agent
+        for item in empire_envs.ENTRIES:
+            env = empire_envs.make(item.env_id)
+            env.reset(seed=0)
+            make_agent("random", "any game")
+        make_agent("heuristic", "Empire solo")
+        try:
+            make_agent("ppo:model.zip", "Empire solo")
+        except ImportError as error:
+            print("ppo needs:", error)
+        print("torch-free")
+    """)
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "torch-free" in result.stdout
+    assert "train extra" in result.stdout  # the ppo agent says what to install
