@@ -1,0 +1,405 @@
+"""Tests of experiments/benchmark.py: env specs, pooled tables, files, Elo and the round robin."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from empire_envs.agents.base import Agent
+from tests.test_experiments import _load
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLO = "empire_envs/EmpireSolo-v0"
+SOLO_MERGE = "empire_envs/EmpireSoloMergeInBattle-v0"
+SOLITAIRE = "empire_envs/EmpireSolitaire-v0"
+TICTACTOE = "classic/tictactoe-v3"
+FIRST_LEGAL = "tests.test_benchmark:FirstLegalAgent"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# the charts need matplotlib, which comes with the train extra
+HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+needs_matplotlib = pytest.mark.skipif(not HAVE_MATPLOTLIB, reason="matplotlib not installed")
+
+
+class FirstLegalAgent(Agent):
+    """Always the lowest legal index: a naive deterministic player, unlike any built-in agent."""
+
+    name = "first-legal"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.fixture(scope="module")
+def benchmark():
+    return _load("benchmark")
+
+
+@pytest.fixture(scope="module")
+def evaluate():
+    return _load("evaluate")
+
+
+def _assert_png(path: Path) -> None:
+    assert path.read_bytes()[:8] == PNG_SIGNATURE
+    with Image.open(path) as image:
+        image.verify()
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+        assert image.size[0] > 0 and image.size[1] > 0
+
+
+# --------------------------------------------------------------------------- parse_env_spec
+
+
+def test_parse_env_spec_plain_and_with_settings(benchmark):
+    assert benchmark.parse_env_spec(SOLO) == (SOLO, {})
+    assert benchmark.parse_env_spec(TICTACTOE) == (TICTACTOE, {})
+    assert benchmark.parse_env_spec(f"{SOLO}@max_draws=200,shaped_reward=True") == (
+        SOLO, {"max_draws": 200, "shaped_reward": True}
+    )
+    # commas inside a literal do not split the settings; a bare word stays a string
+    assert benchmark.parse_env_spec(f"{SOLO}@shaping_values=(0,0,1),render_mode=ansi") == (
+        SOLO, {"shaping_values": (0, 0, 1), "render_mode": "ansi"}
+    )
+
+
+def test_env_labels_drop_the_package_prefix(benchmark):
+    variant = benchmark.EnvVariant.parse(f"{SOLO}@max_draws=200")
+    assert variant.label == "EmpireSolo-v0@max_draws=200"
+    assert variant.spec == SOLO and dict(variant.kwargs) == {"max_draws": 200}
+    assert benchmark.env_label(TICTACTOE) == TICTACTOE
+    assert benchmark.safe_label("EmpireSolo-v0@max_draws=200") == "EmpireSolo-v0_max_draws_200"
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("X@novalue", "key=value"),
+        ("@max_draws=2", "names no env"),
+        (f"{SOLO}@", "no key=value"),
+        (f"{SOLO}@max_draws=2,max_draws=3", "twice"),
+        (f"{SOLO}@max_draws=2,", "key=value"),
+    ],
+)
+def test_parse_env_spec_bad_input(benchmark, text, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        benchmark.parse_env_spec(text)
+
+
+def test_bad_env_spec_is_an_argparse_error(benchmark, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        benchmark.main(["--env", "X@novalue", "--episodes", "1"])
+    assert exit_info.value.code == 2
+    assert "novalue" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- run_benchmark
+
+
+@pytest.fixture(scope="module")
+def solo_run(benchmark, tmp_path_factory):
+    envs = [SOLO, SOLO_MERGE]
+    agents = ["random", "heuristic"]
+    seeds = [0, 1]
+    episodes = 8
+    rows = benchmark.run_benchmark(envs, agents, seeds, episodes, log=None)
+    out = tmp_path_factory.mktemp("bench")
+    paths = benchmark.write_table(rows, out, "python experiments/benchmark.py --test")
+    if HAVE_MATPLOTLIB:
+        paths["png"] = benchmark.plot_results(rows, out / "results.png")
+    return {"envs": envs, "agents": agents, "seeds": seeds, "episodes": episodes,
+            "rows": rows, "paths": paths}
+
+
+def test_run_benchmark_pools_the_per_seed_evaluations(evaluate, solo_run):
+    rows = solo_run["rows"]
+    assert [(r["env"], r["agent"]) for r in rows] == [
+        (env.removeprefix("empire_envs/"), agent)
+        for env in solo_run["envs"] for agent in solo_run["agents"]
+    ]
+    for row in rows:
+        env = f"empire_envs/{row['env']}"
+        per_seed = [
+            evaluate.evaluate_agent(env, row["agent"], solo_run["episodes"], seed=k * 1_000_000)
+            for k in solo_run["seeds"]
+        ]
+        total = solo_run["episodes"] * len(solo_run["seeds"])
+        assert row["episodes"] == total
+        assert row["wins"] == sum(r["wins"] for r in per_seed)
+        assert row["losses"] == sum(r["losses"] for r in per_seed)
+        assert row["win_rate"] == pytest.approx(row["wins"] / total)
+        assert row["mean_length"] == pytest.approx(sum(r["total_steps"] for r in per_seed) / total)
+        assert row["mean_return"] == pytest.approx(
+            sum(r["mean_return"] for r in per_seed) / len(per_seed)
+        )
+        assert (row["win_ci_low"], row["win_ci_high"]) == pytest.approx(
+            evaluate.wilson_interval(row["wins"], total)
+        )
+        assert row["win_ci_low"] <= row["win_rate"] <= row["win_ci_high"]
+        assert row["win_ci_high"] - row["win_ci_low"] > 0
+        rates = [r["win_rate"] for r in per_seed]
+        assert row["win_rate_seed_std"] == pytest.approx(float(np.std(rates, ddof=1)))
+    # the heuristic wins Empire solo often enough to win something in 16 games; random never
+    by_key = {(r["env"], r["agent"]): r for r in rows}
+    assert by_key[("EmpireSolo-v0", "heuristic")]["wins"] > by_key[("EmpireSolo-v0", "random")]["wins"]
+
+
+def test_seeds_do_not_share_deals(benchmark):
+    (one,) = benchmark.run_benchmark([SOLO], ["random"], [0], 6, log=None)
+    (other,) = benchmark.run_benchmark([SOLO], ["random"], [1], 6, log=None)
+    assert one["seeds"] == [0] and other["seeds"] == [1]
+    assert one["win_rate_seed_std"] is None
+    # different deals give different random games (lengths equal by chance are very unlikely)
+    assert one["mean_length"] != other["mean_length"]
+
+
+def test_results_csv_has_the_expected_rows_and_columns(benchmark, solo_run):
+    with solo_run["paths"]["csv"].open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        records = list(reader)
+        columns = reader.fieldnames
+    required = {"env", "agent", "seeds", "episodes", "wins", "win_rate", "win_ci_low",
+                "win_ci_high", "win_rate_seed_std", "draws", "draw_rate", "mean_return",
+                "mean_length"}
+    assert required <= set(columns)
+    assert list(columns) == list(benchmark.CSV_COLUMNS)
+    expected = {(env.removeprefix("empire_envs/"), agent)
+                for env in solo_run["envs"] for agent in solo_run["agents"]}
+    assert len(records) == len(expected)
+    assert {(r["env"], r["agent"]) for r in records} == expected
+    by_key = {(r["env"], r["agent"]): r for r in solo_run["rows"]}
+    for record in records:
+        row = by_key[(record["env"], record["agent"])]
+        assert int(record["wins"]) == row["wins"]
+        assert int(record["episodes"]) == 16
+        assert record["seeds"] == "0 1"
+        assert float(record["win_ci_high"]) == pytest.approx(row["win_ci_high"])
+
+
+def test_results_md_has_one_row_per_env_and_agent(solo_run):
+    text = solo_run["paths"]["md"].read_text()
+    assert "python experiments/benchmark.py --test" in text
+    table_rows = [line for line in text.splitlines()
+                  if line.startswith("| `")]
+    assert len(table_rows) == len(solo_run["envs"]) * len(solo_run["agents"])
+    for env in ("EmpireSolo-v0", "EmpireSoloMergeInBattle-v0"):
+        for agent in solo_run["agents"]:
+            assert sum(f"`{env}` | `{agent}`" in line for line in table_rows) == 1
+
+
+@needs_matplotlib
+def test_results_png_is_a_png(solo_run):
+    _assert_png(solo_run["paths"]["png"])
+
+
+def test_agent_unknown_for_one_env_is_skipped_there_only(benchmark):
+    notes: list[str] = []
+    rows = benchmark.run_benchmark([SOLO, SOLITAIRE], ["random", "reveal-solve"], [0], 2,
+                                   log=notes.append)
+    assert [(r["env"], r["agent"]) for r in rows] == [
+        ("EmpireSolo-v0", "random"),
+        ("EmpireSolitaire-v0", "random"),
+        ("EmpireSolitaire-v0", "reveal-solve"),
+    ]
+    skip_notes = [note for note in notes if note.startswith("note:")]
+    assert len(skip_notes) == 1
+    assert "reveal-solve" in skip_notes[0] and "EmpireSolo-v0" in skip_notes[0]
+
+
+def test_agent_unknown_everywhere_is_an_error(benchmark, tmp_path, capsys):
+    with pytest.raises(benchmark.BenchmarkError, match="no-such-agent"):
+        benchmark.run_benchmark([SOLO, SOLITAIRE], ["random", "no-such-agent"], [0], 2, log=None)
+    code = benchmark.main(["--env", SOLO, "--env", SOLITAIRE, "--agent", "random",
+                           "--agent", "no-such-agent", "--episodes", "2",
+                           "--out", str(tmp_path / "out")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "no-such-agent" in err and "none of the envs" in err
+    assert not (tmp_path / "out").exists()  # nothing ran, nothing written
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--episodes", "0"], "episodes must be at least 1"),
+        (["--seeds", "0", "0"], "seed is given twice"),
+        (["--seeds", "-1"], "non-negative"),
+        (["--env", "empire_envs/NoSuchEnv-v0"], "cannot build env"),
+        (["--env", f"{SOLO}@no_such_setting=1"], "cannot build env"),
+    ],
+)
+def test_main_bad_numbers_and_envs_exit_2(benchmark, tmp_path, capsys, argv, fragment):
+    if "--env" not in argv:
+        argv = ["--env", SOLO, *argv]
+    assert benchmark.main([*argv, "--out", str(tmp_path)]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_main_without_env_is_an_argparse_error(benchmark, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        benchmark.main(["--agent", "random"])
+    assert exit_info.value.code == 2
+    assert "--env" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- elo_ratings
+
+
+def test_elo_two_agents_matches_the_closed_form(benchmark):
+    games = 1000
+    ratings = benchmark.elo_ratings({("A", "B"): (0.75 * games, games)})
+    # one virtual draw: A has 750.5 points of 1001 games; for two agents the fit is exact
+    expected = 400 * math.log10((0.75 * games + 0.5) / (0.25 * games + 0.5))
+    assert ratings["A"] - ratings["B"] == pytest.approx(expected, abs=1e-6)
+    assert ratings["A"] - ratings["B"] == pytest.approx(400 * math.log10(3), abs=1.0)
+    assert (ratings["A"] + ratings["B"]) / 2 == pytest.approx(1000.0)  # no "random": mean 1000
+
+
+def test_elo_pools_both_orders_of_a_pair(benchmark):
+    # A scores 600/800 as the seat-taker and concedes only 200/800 when B takes the seats
+    both = benchmark.elo_ratings({("A", "B"): (600, 800), ("B", "A"): (200, 800)})
+    single = benchmark.elo_ratings({("A", "B"): (1200, 1600)})
+    assert both["A"] - both["B"] == pytest.approx(single["A"] - single["B"], abs=1e-6)
+
+
+def test_elo_equal_records_give_equal_ratings(benchmark):
+    counts = {("A", "B"): (50, 100), ("B", "C"): (50, 100), ("C", "A"): (50, 100)}
+    ratings = benchmark.elo_ratings(counts)
+    assert ratings["A"] == pytest.approx(ratings["B"], abs=1e-6)
+    assert ratings["B"] == pytest.approx(ratings["C"], abs=1e-6)
+    assert ratings["A"] == pytest.approx(1000.0, abs=1e-6)
+
+
+def test_elo_transitive_order_and_random_anchor(benchmark):
+    counts = {
+        ("A", "B"): (70, 100), ("B", "random"): (70, 100), ("A", "random"): (85, 100),
+    }
+    ratings = benchmark.elo_ratings(counts)
+    assert ratings["random"] == pytest.approx(1000.0)
+    assert ratings["A"] > ratings["B"] > ratings["random"]
+    # a perfect record stays finite thanks to the virtual draws
+    perfect = benchmark.elo_ratings({("A", "random"): (100, 100)})
+    assert perfect["random"] == pytest.approx(1000.0)
+    assert 1000.0 < perfect["A"] < math.inf
+    assert perfect["A"] - 1000.0 == pytest.approx(400 * math.log10(100.5 / 0.5), abs=1e-6)
+
+
+def test_elo_rejects_impossible_counts(benchmark):
+    with pytest.raises(ValueError):
+        benchmark.elo_ratings({("A", "B"): (11, 10)})
+    with pytest.raises(ValueError):
+        benchmark.elo_ratings({("A", "A"): (1, 2)})
+
+
+# --------------------------------------------------------------------------- round robin
+
+
+def test_first_legal_agent_is_importable_by_spec():
+    from empire_envs.agents.base import make_agent
+
+    agent = make_agent(FIRST_LEGAL, TICTACTOE)
+    assert isinstance(agent, FirstLegalAgent)
+    assert agent.act(np.zeros(9), np.array([0, 0, 1, 1, 0, 0, 0, 0, 0], dtype=np.int8)) == 2
+
+
+@needs_matplotlib
+def test_round_robin_on_tictactoe(benchmark, tmp_path):
+    agents = ["random", FIRST_LEGAL]
+    seeds, episodes = [0, 1], 10
+    result = benchmark.round_robin(TICTACTOE, {}, agents, seeds, episodes)
+    assert result["agents"] == agents
+    assert result["players"] == 2
+    matrix = result["matrix"]
+    assert len(matrix) == 2 and all(len(row) == 2 for row in matrix)
+    assert matrix[0][0] is None and matrix[1][1] is None
+    assert set(result["counts"]) == {("random", FIRST_LEGAL), (FIRST_LEGAL, "random")}
+    for (a, b), count in result["counts"].items():
+        assert count["games"] == episodes * len(seeds)
+        assert count["wins"] + count["draws"] + count["losses"] + count["truncations"] \
+            + count["illegal"] == count["games"]
+        assert count["points"] == count["wins"] + 0.5 * count["draws"]
+        assert 0 <= count["points"] <= count["games"]
+        score = matrix[agents.index(a)][agents.index(b)]
+        assert 0.0 <= score <= 1.0
+        assert score == pytest.approx(count["points"] / count["games"])
+    assert result["elo"]["random"] == pytest.approx(1000.0)
+    assert result["elo"] == pytest.approx(benchmark.elo_ratings(
+        {pair: (c["points"], c["games"]) for pair, c in result["counts"].items()}
+    ))
+
+    paths = benchmark.write_round_robin(result, tmp_path)
+    stem = f"roundrobin_{benchmark.safe_label(TICTACTOE)}"
+    assert {p.name for p in paths.values()} == {f"{stem}.md", f"{stem}.csv", f"{stem}.png"}
+    text = paths["md"].read_text()
+    assert "Elo" in text and f"`{FIRST_LEGAL}`" in text
+    with paths["csv"].open(newline="") as handle:
+        records = list(csv.reader(handle))
+    assert records[0] == ["agent", *agents, "elo"]
+    assert [r[0] for r in records[1:]] == agents
+    assert records[1][1] == "" and records[2][2] == ""  # the diagonal is blank
+    assert float(records[1][2]) == pytest.approx(matrix[0][1])
+    _assert_png(paths["png"])
+
+
+def test_round_robin_needs_a_multiplayer_env(benchmark):
+    with pytest.raises(ValueError, match="single-player"):
+        benchmark.round_robin(SOLO, {}, ["random", "heuristic"], [0], 2)
+    with pytest.raises(ValueError, match="two or more"):
+        benchmark.round_robin(TICTACTOE, {}, ["random"], [0], 2)
+
+
+# --------------------------------------------------------------------------- main
+
+
+@needs_matplotlib
+def test_main_end_to_end(benchmark, tmp_path, capsys):
+    out = tmp_path / "bench"
+    argv = ["--env", SOLO, "--env", f"{SOLO}@max_draws=2", "--env", TICTACTOE,
+            "--agent", "random", "--agent", FIRST_LEGAL, "--agent", "heuristic",
+            "--seeds", "0", "1", "--episodes", "4", "--out", str(out),
+            "--json", str(tmp_path / "bench.json")]
+    assert benchmark.main(argv) == 0
+    stdout = capsys.readouterr().out
+    stem = f"roundrobin_{benchmark.safe_label(TICTACTOE)}"
+    expected = {"results.md", "results.csv", "results.png",
+                f"{stem}.md", f"{stem}.csv", f"{stem}.png"}
+    assert {p.name for p in out.iterdir()} == expected
+    for name in expected:
+        assert str(out / name) in stdout
+    assert "Round robin" in stdout and "| `EmpireSolo-v0@max_draws=2` | `heuristic`" in stdout
+    _assert_png(out / "results.png")
+    _assert_png(out / f"{stem}.png")
+
+    with (out / "results.csv").open(newline="") as handle:
+        records = list(csv.DictReader(handle))
+    pairs = [(r["env"], r["agent"]) for r in records]
+    # heuristic is Empire solo's own agent: skipped on tictactoe, where the other two play
+    assert pairs == [
+        ("EmpireSolo-v0", "random"), ("EmpireSolo-v0", FIRST_LEGAL),
+        ("EmpireSolo-v0", "heuristic"),
+        ("EmpireSolo-v0@max_draws=2", "random"), ("EmpireSolo-v0@max_draws=2", FIRST_LEGAL),
+        ("EmpireSolo-v0@max_draws=2", "heuristic"),
+        (TICTACTOE, "random"), (TICTACTOE, FIRST_LEGAL),
+    ]
+    ttt = [r for r in records if r["env"] == TICTACTOE]
+    assert all(r["opponent"] == "random" for r in ttt)
+    # two draws cannot finish a game: the variant's settings reached the env
+    capped = [r for r in records if r["env"] == "EmpireSolo-v0@max_draws=2"]
+    assert all(int(r["truncations"]) == 8 for r in capped)
+    md = (out / "results.md").read_text()
+    assert " ".join(argv[:4]) in md
+    assert "heuristic" in md and "skipped" in md
+
+    import json
+
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert len(data["results"]) == len(records)
+    (rr,) = data["round_robins"]
+    assert {c["games"] for c in rr["counts"]} == {8}
