@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-CORE_STAMP := $(VENV)/.installed-core
+STAMP := $(VENV)/.installed
+# A pinned torch installs a CPU build from local disk; an unpinned one pulls a multi-GB download.
+TORCH ?= torch==2.13.0
 
 .PHONY: demo test soak bench clean
 
@@ -10,20 +12,22 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(CORE_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+# torch first, so that the train extra (stable-baselines3) finds it and pulls nothing bigger
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet '$(TORCH)'
+	$(PY) -m pip install --quiet -e '.[dev,train]'
 	touch $@
 
-demo: $(CORE_STAMP)
+demo: $(STAMP)
 	$(PY) experiments/demo.py
 
-test: $(CORE_STAMP)
+test: $(STAMP)
 	$(PY) -m pytest -n 2 -q
 
-soak: $(CORE_STAMP)
+soak: $(STAMP)
 	$(PY) -m pytest -n 2 -q -m soak
 
-bench: $(CORE_STAMP)
+bench: $(STAMP)
 	$(PY) experiments/bench_speed.py
 
 clean:
