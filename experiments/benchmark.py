@@ -199,8 +199,9 @@ class PlannedEnv:
 _ENV_ERRORS = (ValueError, TypeError, KeyError, ImportError, gymnasium.error.Error)
 
 
-def _inspect_env(variant: EnvVariant) -> tuple[str, str, int]:
-    """``(env_id, game_name, players)`` of a variant; BenchmarkError if it cannot be built."""
+def _inspect_env(variant: EnvVariant) -> tuple[str, str, int, tuple[Any, Any]]:
+    """``(env_id, game_name, players, (observation_space, action_space))`` of a variant, the
+    spaces as an agent sees them; BenchmarkError if it cannot be built."""
     env_id = resolve_env_id(variant.spec)
     try:
         env = make_any(env_id, **dict(variant.kwargs))
@@ -210,20 +211,25 @@ def _inspect_env(variant: EnvVariant) -> tuple[str, str, int]:
         ) from None
     try:
         name = game_name_of(env, env_id)
-        players = len(env.possible_agents) if is_multiplayer(env) else 1
+        if is_multiplayer(env):
+            players = len(env.possible_agents)
+            seat = env.possible_agents[0]
+            spaces = (env.observation_space(seat)["observation"], env.action_space(seat))
+        else:
+            players, spaces = 1, (env.observation_space, env.action_space)
     finally:
         env.close()
-    return env_id, name, players
+    return env_id, name, players, spaces
 
 
-def _agent_problem(spec: str, game_name: str) -> str | None:
-    """Why ``make_agent`` refuses ``spec`` for the game (None when it builds one).
+def _agent_problem(spec: str, game_name: str, spaces: tuple[Any, Any]) -> str | None:
+    """Why ``spec`` cannot play the game (None when it can).
 
-    Only ``ValueError`` (an unknown name, an unimportable class) means "not for this game";
-    anything else (a missing model file, a missing extra) propagates as a real error.
+    Only ``ValueError`` (an unknown name, an unimportable class, a model trained on other
+    spaces) means "not for this game"; anything else (a missing extra) propagates as a real error.
     """
     try:
-        make_agent(spec, game_name, seed=0)
+        make_agent(spec, game_name, seed=0).check_spaces(*spaces)
     except ValueError as error:
         return str(error)
     return None
@@ -248,17 +254,17 @@ def plan_benchmark(
             raise BenchmarkError(f"{kind} given more than once: {', '.join(repeated)}")
     plan = []
     for variant in variants:
-        env_id, name, players = _inspect_env(variant)
+        env_id, name, players, spaces = _inspect_env(variant)
         usable: list[str] = []
         skipped: dict[str, str] = {}
         for spec in agents:
-            problem = _agent_problem(spec, name)
+            problem = _agent_problem(spec, name, spaces)
             if problem is None:
                 usable.append(spec)
             else:
                 skipped[spec] = problem
         if players > 1:
-            problem = _agent_problem(opponent, name)
+            problem = _agent_problem(opponent, name, spaces)
             if problem is not None:
                 raise BenchmarkError(f"opponent {opponent!r} on {variant.label}: {problem}")
         plan.append(PlannedEnv(variant, env_id, name, players, usable, skipped))
@@ -633,7 +639,7 @@ def round_robin(
     label = label or env_label(env)
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise BenchmarkError(f"a round robin needs two or more distinct agents, got {list(agents)}")
-    env_id, _, players = _inspect_env(EnvVariant(env, kwargs, label))
+    env_id, _, players, _ = _inspect_env(EnvVariant(env, kwargs, label))
     if players < 2:
         raise BenchmarkError(f"{label} is a single-player env: no round robin")
     counts: dict[tuple[str, str], dict[str, float]] = {}

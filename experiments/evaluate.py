@@ -143,6 +143,7 @@ def evaluate_agent(
     multiplayer = isinstance(env, AECSingleAgentEnv)
     try:
         agent = make_agent(agent_spec, name, seed=seed)
+        agent.check_spaces(env.observation_space, env.action_space)
     except Exception:
         env.close()
         raise

@@ -115,6 +115,8 @@ class TrainConfig:
     output_dir: str = ""
     torch_threads: int = 1
     progress_bar: bool = True
+    mask_in_observation: bool = False  # append the action mask to the policy's input
+    init_model: str = ""  # start from this saved model's weights (same network), e.g. imitate.py's
     ppo: PPOSettings = field(default_factory=PPOSettings)
     eval: EvalSettings = field(default_factory=EvalSettings)
     checkpoint: CheckpointSettings = field(default_factory=CheckpointSettings)
@@ -238,6 +240,7 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
     train_env = build_vec_env(
         config.env_id, config.n_envs, config.seed, config.vec_env, config.env_kwargs,
         learner_seat=mp.learner_seat, opponents=mp.opponents,
+        mask_in_observation=config.mask_in_observation,
     )
     callbacks: list[Any] = []
     eval_env = None
@@ -245,6 +248,7 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
         eval_env = build_vec_env(
             config.env_id, 1, config.seed + 1_000_003, "dummy", config.env_kwargs,
             learner_seat="all", opponents=config.eval.opponents,
+            mask_in_observation=config.mask_in_observation,
         )
         callbacks.append(MaskableEvalCallback(
             eval_env,
@@ -284,6 +288,8 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
         device="cpu",
         verbose=0,
     )
+    if config.init_model:
+        load_initial_weights(model, config.init_model)
     formats = ["csv"]
     if importlib.util.find_spec("tensorboard") is not None:
         formats.append("tensorboard")
@@ -322,6 +328,26 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     plot_learning_curve(out, title=f"MaskablePPO on {config.env_id}")
     return summary
+
+
+def load_initial_weights(model: Any, path: str) -> None:
+    """Copy a saved model's policy weights into ``model``; a clear error when the networks differ."""
+    from empire_envs.agents.ppo import load_maskable_ppo
+
+    source = load_maskable_ppo(path)
+    if source.observation_space.shape != model.observation_space.shape or (
+        source.action_space != model.action_space
+    ):
+        raise ValueError(
+            f"init_model {path!r} has spaces {source.observation_space.shape} / "
+            f"{source.action_space}, this run {model.observation_space.shape} / {model.action_space}"
+        )
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as error:
+        raise ValueError(
+            f"init_model {path!r} has another network than ppo.net_arch/activation: {error}"
+        ) from None
 
 
 # --------------------------------------------------------------------------- command line

@@ -282,3 +282,106 @@ def test_core_package_does_not_need_torch():
     assert result.returncode == 0, result.stderr
     assert "torch-free" in result.stdout
     assert "train extra" in result.stdout  # the ppo agent says what to install
+
+
+# --------------------------------------------------------------------------- mask input, warm starts
+
+
+def test_mask_in_observation_appends_the_live_mask():
+    from empire_envs.training.sb3 import make_env_factory
+
+    env = make_env_factory("empire_envs/EmpireSolitaire-v0", mask_in_observation=True)()
+    base = env.unwrapped
+    obs, info = env.reset(seed=4)
+    assert env.observation_space.shape == (326 + 136,)
+    rng = np.random.default_rng(0)
+    while True:
+        assert env.observation_space.contains(obs)
+        assert np.array_equal(obs[326:], info["action_mask"])
+        assert np.array_equal(obs[:326], base.game.observe(base.state))
+        assert np.array_equal(env.get_wrapper_attr("action_masks")(), info["action_mask"])
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            assert not obs[326:].any()
+            break
+
+
+def test_ppo_agent_appends_the_mask_for_a_model_trained_with_it(tmp_path):
+    venv = build_vec_env("empire_envs/EmpireSolitaire-v0", n_envs=1, mask_in_observation=True)
+    MaskablePPO("MlpPolicy", venv, **TINY_PPO).save(tmp_path / "m.zip")
+    venv.close()
+    agent = make_agent(f"ppo:{tmp_path / 'm.zip'}", "Empire Solitaire")
+    env = __import__("gymnasium").make("empire_envs/EmpireSolitaire-v0")
+    obs, info = env.reset(seed=1)
+    for _ in range(5):
+        action = agent.act(obs, info["action_mask"])  # the plain 326-wide observation
+        assert info["action_mask"][action] == 1
+        obs, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+
+def test_init_model_copies_weights_and_refuses_another_network(train_script, tmp_path):
+    import torch
+
+    venv = build_vec_env("empire_envs/EmpireSolo-v0", n_envs=1)
+    source = MaskablePPO("MlpPolicy", venv, **{**TINY_PPO, "seed": 1})
+    source.save(tmp_path / "source.zip")
+    target = MaskablePPO("MlpPolicy", venv, **{**TINY_PPO, "seed": 2})
+    key = next(iter(source.policy.state_dict()))
+    assert not torch.equal(source.policy.state_dict()[key], target.policy.state_dict()[key])
+    train_script.load_initial_weights(target, str(tmp_path / "source.zip"))
+    for name, tensor in source.policy.state_dict().items():
+        assert torch.equal(tensor, target.policy.state_dict()[name]), name
+    wider = MaskablePPO("MlpPolicy", venv, **{**TINY_PPO, "policy_kwargs": {"net_arch": [48]}})
+    with pytest.raises(ValueError, match="another network"):
+        train_script.load_initial_weights(wider, str(tmp_path / "source.zip"))
+    venv.close()
+
+
+def test_imitate_collects_teacher_moves_and_fits_a_loadable_model(tmp_path, capsys):
+    imitate = _load("imitate")
+    data = imitate.collect_demonstrations("empire_envs/EmpireSolo-v0", "heuristic", 3, seed=2,
+                                          gamma=1.0)
+    n = data["actions"].size
+    assert n > 3 and data["observations"].shape == (n, 207) and data["masks"].shape == (n, 68)
+    assert data["masks"][np.arange(n), data["actions"]].all(), "the teacher moved illegally"
+    for episode in range(3):
+        rows = np.flatnonzero(data["episodes"] == episode)
+        # unshaped rewards come only at the end, so every undiscounted return-to-go is the same
+        assert data["returns"][rows[0]] in (1.0, -1.0, 0.0)  # won, lost, truncated
+        assert np.all(data["returns"][rows] == data["returns"][rows[0]])
+
+    out = tmp_path / "bc"
+    assert imitate.main(["--env", "empire_envs/EmpireSolitaire-v0", "--teacher", "greedy",
+                         "--episodes", "40", "--epochs", "2", "--out", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert 0.0 <= summary["held_out_agreement"] <= 1.0 and summary["decisions"] >= 40
+    agent = make_agent(f"ppo:{out / 'model.zip'}", "Empire Solitaire")
+    evaluate = _load("evaluate")
+    assert evaluate.evaluate_agent("empire_envs/EmpireSolitaire-v0", f"ppo:{out / 'model.zip'}",
+                                   5)["illegal"] == 0
+    assert agent.policy is not None
+    assert imitate.main(["--env", "empire_envs/EmpireSolo-v0", "--teacher", "nobody",
+                         "--episodes", "2", "--out", str(tmp_path / "x")]) == 2
+    assert "unknown agent" in capsys.readouterr().err
+
+
+def test_a_model_refuses_an_env_with_other_spaces(tiny_solo_model):
+    import gymnasium
+
+    agent = make_agent(f"ppo:{tiny_solo_model}", "Empire solo")
+    solo = gymnasium.make("empire_envs/EmpireSolo-v0")
+    agent.check_spaces(solo.observation_space, solo.action_space)  # its own env: fine
+    solitaire = gymnasium.make("empire_envs/EmpireSolitaire-v0")
+    with pytest.raises(ValueError, match="trained on observations of shape"):
+        agent.check_spaces(solitaire.observation_space, solitaire.action_space)
+    evaluate = _load("evaluate")
+    with pytest.raises(ValueError, match="trained on observations"):
+        evaluate.evaluate_agent("empire_envs/EmpireSolitaire-v0", f"ppo:{tiny_solo_model}", 2)
+    benchmark = _load("benchmark")
+    plan = benchmark.plan_benchmark(
+        ["empire_envs/EmpireSolo-v0", "empire_envs/EmpireSolitaire-v0"],
+        ["random", f"ppo:{tiny_solo_model}"],
+    )
+    assert [p.agents for p in plan] == [["random", f"ppo:{tiny_solo_model}"], ["random"]]

@@ -27,6 +27,13 @@ class Agent(ABC):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         """A legal action index."""
 
+    def check_spaces(self, observation_space: Any, action_space: Any) -> None:
+        """Raise ``ValueError`` if this agent cannot play an env with these spaces.
+
+        Agents that read only the mask play anything; a trained model fits only the spaces it
+        was trained on and says so here, before any game starts.
+        """
+
 
 class RandomAgent(Agent):
     """Uniform over the legal actions of the mask."""

@@ -33,7 +33,9 @@ class PPOAgent(Agent):
     """Acts with a saved MaskablePPO policy on the observation and mask it is given.
 
     ``deterministic=True`` (the default) takes the policy's most likely legal action; with False
-    it samples, repeatably after ``reset(seed)``.
+    it samples, repeatably after ``reset(seed)``. A model trained with the mask appended to its
+    input (``mask_in_observation``; its input is observation size + action count wide) gets the
+    mask appended here too.
     """
 
     name = "ppo"
@@ -52,7 +54,19 @@ class PPOAgent(Agent):
 
             torch.manual_seed(seed)
 
+    def check_spaces(self, observation_space: Any, action_space: Any) -> None:
+        shape = tuple(getattr(observation_space, "shape", ()) or ())
+        actions = int(getattr(action_space, "n", -1))
+        with_mask = len(shape) == 1 and (shape[0] + actions,) == self._shape
+        if actions != self._actions or not (shape == self._shape or with_mask):
+            raise ValueError(
+                f"the model at {self.path!r} was trained on observations of shape {self._shape} "
+                f"and {self._actions} actions; this env has {shape} and {actions}"
+            )
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if np.ndim(observation) == 1 and np.size(observation) + self._actions == self._shape[0]:
+            observation = np.concatenate([observation, np.asarray(action_mask, dtype=np.float32)])
         if np.shape(observation) != self._shape or np.shape(action_mask) != (self._actions,):
             raise ValueError(
                 f"the model at {self.path!r} was trained on observations of shape {self._shape} "

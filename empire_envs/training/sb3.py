@@ -237,6 +237,35 @@ class MaskAudit(gym.Wrapper):
         return self.checked, self.violations
 
 
+class MaskInObservation(gym.ObservationWrapper):
+    """Append the legal-action mask (as 0/1 floats) to a flat observation.
+
+    MaskablePPO applies the mask to the policy's output only; the network never sees it. Where
+    the mask carries structure the raw observation hides (Solitaire's mask is the graph of
+    available captures), feeding it in helps the learner. ``PPOAgent`` notices a model trained
+    this way by its input size and appends the mask itself.
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        space = env.observation_space
+        if not isinstance(space, gym.spaces.Box) or len(space.shape) != 1:
+            raise TypeError(f"MaskInObservation needs a flat Box observation, got {space}")
+        n = int(env.action_space.n)
+        self.observation_space = gym.spaces.Box(
+            np.concatenate([space.low, np.zeros(n)]).astype(np.float32),
+            np.concatenate([space.high, np.ones(n)]).astype(np.float32),
+            dtype=np.float32,
+        )
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        mask = self.env.get_wrapper_attr("action_masks")()
+        return np.concatenate([observation, mask]).astype(np.float32)
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.get_wrapper_attr("action_masks")()
+
+
 # --------------------------------------------------------------------------- env building
 
 
@@ -249,6 +278,7 @@ def make_env_factory(
     opponents: Sequence[str] = ("random",),
     audit: bool = False,
     illegal_action: str = "raise",
+    mask_in_observation: bool = False,
 ) -> Callable[[], gym.Env]:
     """A picklable no-argument factory of one training env (what SB3's vec envs take)."""
     env_kwargs = dict(env_kwargs or {})
@@ -269,6 +299,8 @@ def make_env_factory(
             env = base
         if audit:
             env = MaskAudit(env)
+        if mask_in_observation:
+            env = MaskInObservation(env)
         return Monitor(env, info_keywords=())
 
     return factory
@@ -284,7 +316,7 @@ def build_vec_env(
 ) -> VecEnv:
     """``n_envs`` copies of the env behind ``spec``, seeded ``seed, seed + 1, ...``.
 
-    ``factory_kwargs`` go to ``make_env_factory`` (learner seat, opponents, audit). Copy ``i`` of a
+    ``factory_kwargs`` go to ``make_env_factory`` (learner seat, opponents, audit, mask input). Copy ``i`` of a
     multiplayer env starts its seat rotation at seat ``i``, so the copies hold different seats.
     """
     if n_envs < 1:
