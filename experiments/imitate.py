@@ -20,6 +20,7 @@ picks the teacher's move. The saved ``model.zip`` plays as ``ppo:RUN/model.zip``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -35,16 +36,17 @@ from train import ACTIVATIONS, TrainConfig, load_config  # noqa: E402
 import gymnasium  # noqa: E402
 
 from empire_envs.agents.base import make_agent  # noqa: E402
+from empire_envs.core.policy_input import PolicyInput  # noqa: E402
 
 
 def collect_demonstrations(
     env_id: str, teacher: str, episodes: int, seed: int, gamma: float,
-    env_kwargs: dict[str, Any] | None = None, mask_in_observation: bool = False,
+    env_kwargs: dict[str, Any] | None = None, policy_input: PolicyInput = PolicyInput(),
 ) -> dict[str, np.ndarray]:
-    """The teacher's decisions: observations, masks, actions, returns-to-go and episode ids.
+    """The teacher's decisions: policy inputs, masks, actions, returns-to-go and episode ids.
 
-    With ``mask_in_observation`` each observation has the mask appended, as the student sees it
-    when its config sets ``mask_in_observation``.
+    ``policy_input`` builds what the student sees (the observation, and the extras its config
+    asks for: ``mask_in_observation``, ``lookahead_features``).
     """
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
@@ -59,9 +61,9 @@ def collect_demonstrations(
             rewards = []
             while True:
                 action = agent.act(obs, info["action_mask"], env.unwrapped.state)
-                observations.append(
-                    np.concatenate([obs, info["action_mask"]]) if mask_in_observation else obs
-                )
+                observations.append(policy_input.build(
+                    obs, info["action_mask"], env.unwrapped.game, env.unwrapped.state
+                ))
                 masks.append(info["action_mask"])
                 actions.append(action)
                 obs, reward, terminated, truncated, info = env.step(action)
@@ -149,7 +151,7 @@ def build_model(config: TrainConfig) -> Any:
     return MaskablePPO(
         "MlpPolicy",
         build_vec_env(config.env_id, 1, config.seed, "dummy", config.env_kwargs,
-                      mask_in_observation=config.mask_in_observation),
+                      policy_input=PolicyInput.from_run_config(dataclasses.asdict(config))),
         policy_kwargs={"net_arch": [int(w) for w in config.ppo.net_arch],
                        "activation_fn": getattr(torch.nn, ACTIVATIONS[config.ppo.activation])},
         gamma=config.ppo.gamma, seed=config.seed, device="cpu",
@@ -175,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         data = collect_demonstrations(config.env_id, args.teacher, args.episodes, args.seed,
                                       config.ppo.gamma, config.env_kwargs,
-                                      config.mask_in_observation)
+                                      PolicyInput.from_run_config(dataclasses.asdict(config)))
     except (ValueError, gymnasium.error.Error) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -189,6 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     model.save(out / "model.zip")
+    # PPOAgent reads the policy input of a model from the config.json beside it
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2) + "\n")
     summary = {
         "env_id": config.env_id, "teacher": args.teacher, "episodes": args.episodes,
         "decisions": int(data["actions"].size),

@@ -116,6 +116,7 @@ class TrainConfig:
     torch_threads: int = 1
     progress_bar: bool = True
     mask_in_observation: bool = False  # append the action mask to the policy's input
+    lookahead_features: bool = False  # append each action's successor mobility (solo games)
     init_model: str = ""  # start from this saved model's weights (same network), e.g. imitate.py's
     ppo: PPOSettings = field(default_factory=PPOSettings)
     eval: EvalSettings = field(default_factory=EvalSettings)
@@ -228,6 +229,7 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
     from empire_envs.training.plots import plot_learning_curve, read_evaluations
     from empire_envs.training.sb3 import SELF, SelfPlayCallback, build_vec_env
 
+    from empire_envs.core.policy_input import PolicyInput
     from empire_envs.registry import is_multiplayer, make_any
 
     probe = make_any(config.env_id, **config.env_kwargs)  # a bad id or variant fails here, early
@@ -240,7 +242,7 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
     train_env = build_vec_env(
         config.env_id, config.n_envs, config.seed, config.vec_env, config.env_kwargs,
         learner_seat=mp.learner_seat, opponents=mp.opponents,
-        mask_in_observation=config.mask_in_observation,
+        policy_input=PolicyInput.from_run_config(dataclasses.asdict(config)),
     )
     callbacks: list[Any] = []
     eval_env = None
@@ -248,7 +250,7 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
         eval_env = build_vec_env(
             config.env_id, 1, config.seed + 1_000_003, "dummy", config.env_kwargs,
             learner_seat="all", opponents=config.eval.opponents,
-            mask_in_observation=config.mask_in_observation,
+            policy_input=PolicyInput.from_run_config(dataclasses.asdict(config)),
         )
         callbacks.append(MaskableEvalCallback(
             eval_env,

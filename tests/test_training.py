@@ -212,8 +212,10 @@ def test_ppo_agent_acts_legally_and_checks_shapes(tiny_solo_model):
         mask[rng.integers(68)] = 1
         obs = rng.random(207).astype(np.float32)
         assert mask[agent.act(obs, mask)] == 1
-    with pytest.raises(ValueError, match="trained on observations of shape"):
+    with pytest.raises(ValueError, match="has 68 actions"):
         agent.act(np.zeros(326, dtype=np.float32), np.ones(136, dtype=np.int8))
+    with pytest.raises(ValueError, match="trained on inputs of shape"):
+        agent.act(np.zeros(326, dtype=np.float32), np.ones(68, dtype=np.int8))
 
 
 def test_ppo_agent_spec_errors(tmp_path):
@@ -287,38 +289,82 @@ def test_core_package_does_not_need_torch():
 # --------------------------------------------------------------------------- mask input, warm starts
 
 
-def test_mask_in_observation_appends_the_live_mask():
+@pytest.mark.parametrize("mask, lookahead", [(True, False), (False, True), (True, True)])
+def test_policy_input_wrapper_appends_the_live_extras(mask, lookahead):
+    from empire_envs.core.policy_input import PolicyInput, successor_mobility
     from empire_envs.training.sb3 import make_env_factory
 
-    env = make_env_factory("empire_envs/EmpireSolitaire-v0", mask_in_observation=True)()
+    policy_input = PolicyInput(mask=mask, lookahead=lookahead)
+    env = make_env_factory("empire_envs/EmpireSolitaire-v0", policy_input=policy_input)()
     base = env.unwrapped
+    width = 326 + 136 * (mask + lookahead)
     obs, info = env.reset(seed=4)
-    assert env.observation_space.shape == (326 + 136,)
+    assert env.observation_space.shape == (width,)
     rng = np.random.default_rng(0)
     while True:
         assert env.observation_space.contains(obs)
-        assert np.array_equal(obs[326:], info["action_mask"])
         assert np.array_equal(obs[:326], base.game.observe(base.state))
-        assert np.array_equal(env.get_wrapper_attr("action_masks")(), info["action_mask"])
+        extras = obs[326:].reshape(mask + lookahead, 136)
+        if mask:
+            assert np.array_equal(extras[0], info["action_mask"])
+        if lookahead:
+            mobility = extras[-1]
+            assert np.all((mobility > 0) <= (info["action_mask"] == 1)), "an illegal action scored"
+            expected = successor_mobility(base.game, base.state, np.random.default_rng(0))
+            assert np.array_equal(mobility, expected)
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             assert not obs[326:].any()
             break
 
 
-def test_ppo_agent_appends_the_mask_for_a_model_trained_with_it(tmp_path):
-    venv = build_vec_env("empire_envs/EmpireSolitaire-v0", n_envs=1, mask_in_observation=True)
-    MaskablePPO("MlpPolicy", venv, **TINY_PPO).save(tmp_path / "m.zip")
+def test_successor_mobility_counts_the_moves_after_each_action():
+    import math
+
+    from empire_envs.core.policy_input import successor_mobility
+    from empire_envs.games.solitaire import GAME, rules
+
+    state = rules.new_game(GAME.config_class(), np.random.default_rng(7))
+    features = successor_mobility(GAME, state, np.random.default_rng(0))
+    legal = GAME.legal_actions(state)
+    assert set(np.flatnonzero(features)) <= set(legal)
+    for action in legal:  # captures are deterministic: recount them on the true state
+        child = state.clone()
+        GAME.step(child, action, np.random.default_rng(0))
+        expected = 0.0 if GAME.is_terminal(child) else (
+            math.log1p(len(GAME.legal_actions(child))) / math.log1p(GAME.num_actions))
+        assert features[action] == pytest.approx(expected)
+    assert state == rules.new_game(GAME.config_class(), np.random.default_rng(7)), "state changed"
+
+
+def test_ppo_agent_rebuilds_the_input_its_run_used(tmp_path):
+    import gymnasium
+
+    from empire_envs.core.policy_input import PolicyInput
+
+    venv = build_vec_env("empire_envs/EmpireSolitaire-v0", n_envs=1,
+                         policy_input=PolicyInput(mask=True, lookahead=True))
+    MaskablePPO("MlpPolicy", venv, **TINY_PPO).save(tmp_path / "model.zip")
     venv.close()
-    agent = make_agent(f"ppo:{tmp_path / 'm.zip'}", "Empire Solitaire")
-    env = __import__("gymnasium").make("empire_envs/EmpireSolitaire-v0")
+    (tmp_path / "config.json").write_text(json.dumps({
+        "env_id": "empire_envs/EmpireSolitaire-v0", "env_kwargs": {},
+        "mask_in_observation": True, "lookahead_features": True}))
+    agent = make_agent(f"ppo:{tmp_path / 'model.zip'}", "Empire Solitaire")
+    env = gymnasium.make("empire_envs/EmpireSolitaire-v0")
+    agent.check_spaces(env.observation_space, env.action_space)
     obs, info = env.reset(seed=1)
+    with pytest.raises(ValueError, match="pass the game state"):
+        agent.act(obs, info["action_mask"])
     for _ in range(5):
-        action = agent.act(obs, info["action_mask"])  # the plain 326-wide observation
+        action = agent.act(obs, info["action_mask"], env.unwrapped.state)  # plain 326-wide obs
         assert info["action_mask"][action] == 1
         obs, _, terminated, truncated, info = env.step(action)
         if terminated or truncated:
             break
+    (tmp_path / "config.json").unlink()  # without its config the model's input is unexplained
+    with pytest.raises(ValueError, match="trained on inputs of shape"):
+        make_agent(f"ppo:{tmp_path / 'model.zip'}", "Empire Solitaire").check_spaces(
+            env.observation_space, env.action_space)
 
 
 def test_init_model_copies_weights_and_refuses_another_network(train_script, tmp_path):
@@ -374,10 +420,10 @@ def test_a_model_refuses_an_env_with_other_spaces(tiny_solo_model):
     solo = gymnasium.make("empire_envs/EmpireSolo-v0")
     agent.check_spaces(solo.observation_space, solo.action_space)  # its own env: fine
     solitaire = gymnasium.make("empire_envs/EmpireSolitaire-v0")
-    with pytest.raises(ValueError, match="trained on observations of shape"):
+    with pytest.raises(ValueError, match="trained on inputs of shape"):
         agent.check_spaces(solitaire.observation_space, solitaire.action_space)
     evaluate = _load("evaluate")
-    with pytest.raises(ValueError, match="trained on observations"):
+    with pytest.raises(ValueError, match="trained on inputs"):
         evaluate.evaluate_agent("empire_envs/EmpireSolitaire-v0", f"ppo:{tiny_solo_model}", 2)
     benchmark = _load("benchmark")
     plan = benchmark.plan_benchmark(

@@ -5,11 +5,13 @@ Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib); the rest of t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..core.policy_input import PolicyInput
 from .base import Agent
 
 
@@ -29,13 +31,24 @@ def load_maskable_ppo(path: str | Path) -> Any:
     return MaskablePPO.load(path, device="cpu")
 
 
+def run_config(model_path: str | Path) -> dict[str, Any]:
+    """The ``config.json`` of the run that saved a model: beside it (``model.zip``) or one folder
+    up (``checkpoints/``, ``eval/``); empty when there is none."""
+    path = Path(model_path).resolve()
+    for folder in (path.parent, path.parent.parent):
+        candidate = folder / "config.json"
+        if candidate.is_file():
+            return dict(json.loads(candidate.read_text()))
+    return {}
+
+
 class PPOAgent(Agent):
     """Acts with a saved MaskablePPO policy on the observation and mask it is given.
 
     ``deterministic=True`` (the default) takes the policy's most likely legal action; with False
-    it samples, repeatably after ``reset(seed)``. A model trained with the mask appended to its
-    input (``mask_in_observation``; its input is observation size + action count wide) gets the
-    mask appended here too.
+    it samples, repeatably after ``reset(seed)``. A model trained with extras in its input
+    (``mask_in_observation``, ``lookahead_features``; see ``empire_envs.core.policy_input``) gets
+    them built here the same way, from the run's ``config.json``; the lookahead reads the state.
     """
 
     name = "ppo"
@@ -47,6 +60,15 @@ class PPOAgent(Agent):
         self.deterministic = deterministic
         self._shape = tuple(self.model.observation_space.shape)
         self._actions = int(self.model.action_space.n)
+        config = run_config(path)
+        self.policy_input = PolicyInput.from_run_config(config)
+        self.game = None
+        if self.policy_input.lookahead:
+            from ..registry import make_any
+
+            env = make_any(config["env_id"], **config.get("env_kwargs", {}))
+            self.game = env.unwrapped.game
+            env.close()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None and not self.deterministic:
@@ -57,21 +79,31 @@ class PPOAgent(Agent):
     def check_spaces(self, observation_space: Any, action_space: Any) -> None:
         shape = tuple(getattr(observation_space, "shape", ()) or ())
         actions = int(getattr(action_space, "n", -1))
-        with_mask = len(shape) == 1 and (shape[0] + actions,) == self._shape
-        if actions != self._actions or not (shape == self._shape or with_mask):
+        if self.policy_input.plain:
+            expected = shape
+        else:  # the extras follow a flat observation
+            expected = (self.policy_input.width(shape[0], actions),) if len(shape) == 1 else None
+        if actions != self._actions or expected != self._shape:
             raise ValueError(
-                f"the model at {self.path!r} was trained on observations of shape {self._shape} "
-                f"and {self._actions} actions; this env has {shape} and {actions}"
+                f"the model at {self.path!r} was trained on inputs of shape {self._shape} "
+                f"and {self._actions} actions ({self.policy_input}); this env has observations "
+                f"of shape {shape} and {actions} actions"
             )
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
-        if np.ndim(observation) == 1 and np.size(observation) + self._actions == self._shape[0]:
-            observation = np.concatenate([observation, np.asarray(action_mask, dtype=np.float32)])
-        if np.shape(observation) != self._shape or np.shape(action_mask) != (self._actions,):
+        if np.shape(action_mask) != (self._actions,):
             raise ValueError(
-                f"the model at {self.path!r} was trained on observations of shape {self._shape} "
-                f"and {self._actions} actions; this env gives {np.shape(observation)} and "
-                f"{np.shape(action_mask)[0]}"
+                f"the model at {self.path!r} has {self._actions} actions; the mask has "
+                f"{np.shape(action_mask)}"
+            )
+        if not self.policy_input.plain:
+            if self.policy_input.lookahead and state is None:
+                raise ValueError(f"the model at {self.path!r} looks ahead: pass the game state")
+            observation = self.policy_input.build(observation, action_mask, self.game, state)
+        if np.shape(observation) != self._shape:
+            raise ValueError(
+                f"the model at {self.path!r} was trained on inputs of shape {self._shape}; "
+                f"this env gives {np.shape(observation)}"
             )
         action, _ = self.policy.predict(
             observation, action_masks=action_mask, deterministic=self.deterministic

@@ -34,3 +34,5 @@ class SinglePlayerGame:
     to_text: Callable[[Any], str]
     to_rgb: Callable[[Any], np.ndarray]
     reset_options: tuple[str, ...] = ()
+    #: ``determinize(state, rng)``: a copy with everything the player cannot see resampled
+    determinize: Callable[[Any, np.random.Generator], Any] | None = None

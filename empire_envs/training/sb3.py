@@ -27,6 +27,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from ..adapters.single_agent import AECSingleAgentEnv
 from ..agents.base import Agent, RandomAgent, make_agent
+from ..core.policy_input import PolicyInput
 from ..registry import is_multiplayer, make_any
 
 VEC_ENV_KINDS = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv}
@@ -237,30 +238,33 @@ class MaskAudit(gym.Wrapper):
         return self.checked, self.violations
 
 
-class MaskInObservation(gym.ObservationWrapper):
-    """Append the legal-action mask (as 0/1 floats) to a flat observation.
+class PolicyInputWrapper(gym.ObservationWrapper):
+    """Feed the policy its ``PolicyInput``: the observation, then the mask and/or the lookahead.
 
-    MaskablePPO applies the mask to the policy's output only; the network never sees it. Where
-    the mask carries structure the raw observation hides (Solitaire's mask is the graph of
-    available captures), feeding it in helps the learner. ``PPOAgent`` notices a model trained
-    this way by its input size and appends the mask itself.
+    For solo (Gymnasium) games; ``PPOAgent`` rebuilds the same input from the run's config when
+    the saved model plays.
     """
 
-    def __init__(self, env: gym.Env) -> None:
+    def __init__(self, env: gym.Env, policy_input: PolicyInput) -> None:
         super().__init__(env)
         space = env.observation_space
         if not isinstance(space, gym.spaces.Box) or len(space.shape) != 1:
-            raise TypeError(f"MaskInObservation needs a flat Box observation, got {space}")
+            raise TypeError(f"a policy input needs a flat Box observation, got {space}")
+        self.game = getattr(env.unwrapped, "game", None)
+        if policy_input.lookahead and self.game is None:
+            raise TypeError("the lookahead input needs a solo game of this package")
+        self.policy_input = policy_input
         n = int(env.action_space.n)
+        extra = policy_input.width(0, n)
         self.observation_space = gym.spaces.Box(
-            np.concatenate([space.low, np.zeros(n)]).astype(np.float32),
-            np.concatenate([space.high, np.ones(n)]).astype(np.float32),
+            np.concatenate([space.low, np.zeros(extra)]).astype(np.float32),
+            np.concatenate([space.high, np.ones(extra)]).astype(np.float32),
             dtype=np.float32,
         )
 
     def observation(self, observation: np.ndarray) -> np.ndarray:
         mask = self.env.get_wrapper_attr("action_masks")()
-        return np.concatenate([observation, mask]).astype(np.float32)
+        return self.policy_input.build(observation, mask, self.game, self.env.unwrapped.state)
 
     def action_masks(self) -> np.ndarray:
         return self.env.get_wrapper_attr("action_masks")()
@@ -278,7 +282,7 @@ def make_env_factory(
     opponents: Sequence[str] = ("random",),
     audit: bool = False,
     illegal_action: str = "raise",
-    mask_in_observation: bool = False,
+    policy_input: PolicyInput = PolicyInput(),
 ) -> Callable[[], gym.Env]:
     """A picklable no-argument factory of one training env (what SB3's vec envs take)."""
     env_kwargs = dict(env_kwargs or {})
@@ -299,8 +303,8 @@ def make_env_factory(
             env = base
         if audit:
             env = MaskAudit(env)
-        if mask_in_observation:
-            env = MaskInObservation(env)
+        if not policy_input.plain:
+            env = PolicyInputWrapper(env, policy_input)
         return Monitor(env, info_keywords=())
 
     return factory

@@ -34,6 +34,7 @@ GAME = SinglePlayerGame(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deal",),
+    determinize=rules.determinize,
 )
 
 __all__ = ["GAME", "SolitaireConfig", "SolitaireState", "actions", "observe", "render", "rules"]

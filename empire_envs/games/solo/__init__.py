@@ -33,6 +33,7 @@ GAME = SinglePlayerGame(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
+    determinize=rules.determinize,
 )
 
 __all__ = ["GAME", "SoloConfig", "SoloState", "actions", "observe", "render", "rules"]
