@@ -63,6 +63,7 @@ GAME_AGENTS: dict[str, dict[str, str]] = {
     "Empire Solitaire": {
         "heuristic": "empire_envs.agents.solitaire:GreedySolitaireAgent",
         "greedy": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+        "reveal-greedy": "empire_envs.agents.solitaire:RevealThenGreedyAgent",
         "reveal-solve": "empire_envs.agents.solitaire:RevealThenSolveAgent",
         "solver": "empire_envs.agents.solitaire:SolverAgent",
     },

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from empire_envs.agents.solitaire import GreedySolitaireAgent, RevealThenSolveAgent, SolverAgent
+from empire_envs.agents.solitaire import (
+    GreedySolitaireAgent,
+    RevealThenGreedyAgent,
+    RevealThenSolveAgent,
+    SolverAgent,
+)
+from empire_envs.games.solitaire import actions as A
 from empire_envs.games.solitaire import rules
 from empire_envs.games.solitaire.solver import solve
 from empire_envs.games.solitaire.state import WON
@@ -26,7 +32,7 @@ def _play(agent, seed: int, check_hidden: bool = False) -> int:
 
 
 def test_fair_agents_ignore_the_hidden_stock():
-    for agent in (GreedySolitaireAgent(), RevealThenSolveAgent()):
+    for agent in (GreedySolitaireAgent(), RevealThenGreedyAgent(), RevealThenSolveAgent()):
         for seed in range(25):
             _play(agent, seed, check_hidden=True)
 
@@ -45,3 +51,21 @@ def test_reveal_then_solve_beats_greedy():
     greedy = sum(_play(GreedySolitaireAgent(), seed) == WON for seed in deals)
     assert planner >= 0.4 * len(deals)
     assert greedy <= 0.1 * len(deals)
+
+
+def test_reveal_greedy_reveals_whenever_it_may_and_is_greedy_otherwise():
+    greedy, eager = GreedySolitaireAgent(), RevealThenGreedyAgent()
+    reveals = others = 0
+    for seed in range(30):
+        state = rules.new_game(None, np.random.default_rng(seed))
+        while not rules.is_terminal(state):
+            mask = rules.legal_mask(state)
+            action = eager.act(None, mask, state)
+            if mask[A.REVEAL]:
+                assert action == A.REVEAL
+                reveals += 1
+            else:
+                assert action == greedy.act(None, mask, state)
+                others += 1
+            rules.step(state, action)
+    assert reveals >= 30 and others >= 300  # both branches ran many times
