@@ -74,6 +74,7 @@ class PPOSettings:
     max_grad_norm: float = 0.5
     net_arch: list[int] = field(default_factory=lambda: [64, 64])
     activation: str = "tanh"
+    lookahead_gain: float = 20.0  # the starting gain of lookahead_logits
 
 
 @dataclass
@@ -117,6 +118,7 @@ class TrainConfig:
     progress_bar: bool = True
     mask_in_observation: bool = False  # append the action mask to the policy's input
     lookahead_features: bool = False  # append each action's successor mobility (solo games)
+    lookahead_logits: bool = False  # add a learned multiple of those features to the logits
     init_model: str = ""  # start from this saved model's weights (same network), e.g. imitate.py's
     ppo: PPOSettings = field(default_factory=PPOSettings)
     eval: EvalSettings = field(default_factory=EvalSettings)
@@ -144,6 +146,8 @@ class TrainConfig:
             raise ValueError(f"ppo.activation must be one of {sorted(ACTIVATIONS)}, got {self.ppo.activation!r}")
         if not self.ppo.net_arch or any(int(w) < 1 for w in self.ppo.net_arch):
             raise ValueError(f"ppo.net_arch must list positive layer widths, got {self.ppo.net_arch}")
+        if self.lookahead_logits and not self.lookahead_features:
+            raise ValueError("lookahead_logits needs lookahead_features = true")
         if not self.multiplayer.opponents or not self.eval.opponents:
             raise ValueError("multiplayer.opponents and eval.opponents each need at least one agent")
 
@@ -269,8 +273,14 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
     if multiplayer and SELF in mp.opponents:
         callbacks.append(SelfPlayCallback(mp.snapshot_every))
     ppo = config.ppo
+    policy: Any = "MlpPolicy"
+    extra_policy_kwargs: dict[str, Any] = {}
+    if config.lookahead_logits:
+        from empire_envs.training.policies import LookaheadLogitsPolicy
+
+        policy, extra_policy_kwargs = LookaheadLogitsPolicy, {"initial_gain": ppo.lookahead_gain}
     model = MaskablePPO(
-        "MlpPolicy",
+        policy,
         train_env,
         learning_rate=ppo.learning_rate,
         n_steps=ppo.n_steps,
@@ -285,6 +295,7 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
         policy_kwargs={
             "net_arch": [int(w) for w in ppo.net_arch],
             "activation_fn": getattr(torch.nn, ACTIVATIONS[ppo.activation]),
+            **extra_policy_kwargs,
         },
         seed=config.seed,
         device="cpu",

@@ -431,3 +431,36 @@ def test_a_model_refuses_an_env_with_other_spaces(tiny_solo_model):
         ["random", f"ppo:{tiny_solo_model}"],
     )
     assert [p.agents for p in plan] == [["random", f"ppo:{tiny_solo_model}"], ["random"]]
+
+
+def test_lookahead_logits_policy_adds_the_gain_times_the_features(tmp_path):
+    import torch
+
+    from empire_envs.core.policy_input import PolicyInput
+    from empire_envs.training.policies import LookaheadLogitsPolicy
+
+    venv = build_vec_env("empire_envs/EmpireSolitaire-v0", n_envs=1,
+                         policy_input=PolicyInput(mask=True, lookahead=True))
+    model = MaskablePPO(LookaheadLogitsPolicy, venv,
+                        **{**TINY_PPO, "policy_kwargs": {"net_arch": [16], "initial_gain": 7.0}})
+    policy = model.policy
+    assert any(p is policy.lookahead_gain for g in policy.optimizer.param_groups for p in g["params"])
+    obs = torch.as_tensor(venv.reset())
+    lookahead = obs[:, -136:]
+    with torch.no_grad():
+        latent_pi, _ = policy.mlp_extractor(policy.extract_features(obs))
+        expected = policy.action_net(latent_pi) + 7.0 * lookahead
+        logits = policy.get_distribution(obs).distribution.logits
+    assert torch.allclose(logits, torch.log_softmax(expected, dim=1), atol=1e-5)
+    assert policy._logit_bias is None  # the bias never outlives the call that set it
+
+    model.save(tmp_path / "model.zip")
+    loaded = MaskablePPO.load(tmp_path / "model.zip", device="cpu")
+    assert isinstance(loaded.policy, LookaheadLogitsPolicy)
+    assert loaded.policy.lookahead_gain.item() == 7.0
+    venv.close()
+
+
+def test_lookahead_logits_needs_the_lookahead_input(train_script):
+    with pytest.raises(ValueError, match="lookahead_logits needs lookahead_features"):
+        train_script.load_config(None, [("lookahead_logits", True)])
