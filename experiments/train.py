@@ -127,7 +127,7 @@ class TrainConfig:
 
     def validate(self) -> None:
         positive = {
-            "total_timesteps": self.total_timesteps, "n_envs": self.n_envs,
+            "n_envs": self.n_envs,
             "torch_threads": self.torch_threads, "ppo.n_steps": self.ppo.n_steps,
             "ppo.batch_size": self.ppo.batch_size, "ppo.n_epochs": self.ppo.n_epochs,
             "eval.episodes": self.eval.episodes,
@@ -137,7 +137,9 @@ class TrainConfig:
         for name, value in positive.items():
             if value < 1:
                 raise ValueError(f"{name} must be at least 1, got {value}")
-        for name, value in {"eval.freq": self.eval.freq, "checkpoint.freq": self.checkpoint.freq}.items():
+        # total_timesteps 0 saves the untrained policy: the baseline a run starts from
+        for name, value in {"total_timesteps": self.total_timesteps, "eval.freq": self.eval.freq,
+                            "checkpoint.freq": self.checkpoint.freq}.items():
             if value < 0:
                 raise ValueError(f"{name} must be 0 (off) or positive, got {value}")
         if self.vec_env not in ("dummy", "subproc"):

@@ -122,6 +122,7 @@ def test_config_file_and_overrides(train_script, tmp_path):
     ([("total_timesteps", "many")], "total_timesteps"),
     ([("progress_bar", 1)], "progress_bar"),
     ([("n_envs", 0)], "n_envs must be at least 1"),
+    ([("total_timesteps", -1)], "total_timesteps must be 0"),
     ([("vec_env", "threads")], "vec_env"),
     ([("ppo", 3)], "is a section"),
     ([("ppo.activation", "gelu")], "activation"),
@@ -464,3 +465,12 @@ def test_lookahead_logits_policy_adds_the_gain_times_the_features(tmp_path):
 def test_lookahead_logits_needs_the_lookahead_input(train_script):
     with pytest.raises(ValueError, match="lookahead_logits needs lookahead_features"):
         train_script.load_config(None, [("lookahead_logits", True)])
+
+
+def test_zero_timesteps_saves_the_untrained_policy(train_script, tmp_path):
+    out = tmp_path / "prior"
+    assert train_script.main(["--env", "empire_envs/EmpireSolo-v0", "--timesteps", "0",
+                              "--out", str(out), "--no-progress", "--set", "ppo.net_arch=[16]"]) == 0
+    assert json.loads((out / "summary.json").read_text())["timesteps"] == 0
+    model = MaskablePPO.load(out / "model.zip", device="cpu")
+    assert model.num_timesteps == 0
