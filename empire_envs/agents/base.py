@@ -103,7 +103,7 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
         if not rest:
             raise ValueError(f"agent spec {spec!r} names no file; write {prefix}:PATH")
         return _load(FILE_AGENTS[prefix])(rest)
-    if sep and rest and "." in prefix:
+    if sep and rest:  # module:Class, a top-level module or a dotted one
         return _load_user_agent(spec)
     raise ValueError(
         f"unknown agent {spec!r} for {game_name!r}; known agents: "
