@@ -54,7 +54,6 @@ except ImportError:  # run from a checkout without `pip install -e .`
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling evaluate/reporting modules
 from evaluate import (  # noqa: E402
     evaluate_agent,
-    game_name_of,
     parse_env_kwarg,
     resolve_env_id,
     wilson_interval,
@@ -63,7 +62,7 @@ from reporting import emit_json, text_log  # noqa: E402
 
 import gymnasium  # noqa: E402
 
-from empire_envs.agents.base import make_agent  # noqa: E402
+from empire_envs.agents.base import game_name, make_agent  # noqa: E402
 from empire_envs.registry import is_multiplayer, make_any  # noqa: E402
 
 #: seed k plays episodes seed_base(k) + i; episodes per seed may not exceed it (no shared deals)
@@ -210,7 +209,7 @@ def _inspect_env(variant: EnvVariant) -> tuple[str, str, int, tuple[Any, Any]]:
             f"cannot build env {variant.label!r}: {type(error).__name__}: {error}"
         ) from None
     try:
-        name = game_name_of(env, env_id)
+        name = game_name(env, env_id)
         if is_multiplayer(env):
             players = len(env.possible_agents)
             seat = env.possible_agents[0]

@@ -45,7 +45,7 @@ from reporting import emit_json, text_log  # noqa: E402
 import gymnasium
 
 from empire_envs.adapters.single_agent import AECSingleAgentEnv
-from empire_envs.agents.base import make_agent
+from empire_envs.agents.base import game_name, make_agent
 from empire_envs.registry import is_multiplayer, make_any
 
 #: the outcome names an episode can end with, and the result key counting each
@@ -85,12 +85,6 @@ def resolve_env_id(env_id: str) -> str:
     return env_id  # gymnasium.make gives its own error, with suggestions
 
 
-def game_name_of(env: Any, env_id: str) -> str:
-    """The name ``make_agent`` keys heuristics by (the game's name), else the env id."""
-    game = getattr(env.unwrapped, "game", None)
-    return getattr(game, "name", env_id)
-
-
 def make_eval_env(
     env_id: str, env_kwargs: Mapping[str, Any], opponent: str, seed: int
 ) -> tuple[gymnasium.Env, str]:
@@ -100,7 +94,7 @@ def make_eval_env(
     with ``opponent`` on every other seat.
     """
     base = make_any(env_id, **env_kwargs)
-    name = game_name_of(base, env_id)
+    name = game_name(base, env_id)
     if not is_multiplayer(base):
         return base, name
     seats = len(base.possible_agents)

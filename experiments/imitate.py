@@ -30,12 +30,13 @@ from typing import Any, Sequence
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling train/evaluate modules
-from evaluate import game_name_of, resolve_env_id  # noqa: E402
-from train import ACTIVATIONS, TrainConfig, load_config  # noqa: E402
+from evaluate import resolve_env_id  # noqa: E402
+from train import TrainConfig, load_config  # noqa: E402
+from train import build_model as train_build_model  # noqa: E402
 
 import gymnasium  # noqa: E402
 
-from empire_envs.agents.base import make_agent  # noqa: E402
+from empire_envs.agents.base import game_name, make_agent  # noqa: E402
 from empire_envs.core.policy_input import PolicyInput  # noqa: E402
 
 
@@ -52,7 +53,7 @@ def collect_demonstrations(
         raise ValueError(f"episodes must be at least 1, got {episodes}")
     env = gymnasium.make(resolve_env_id(env_id), **(env_kwargs or {}))
     try:
-        agent = make_agent(teacher, game_name_of(env, env_id), seed=seed)
+        agent = make_agent(teacher, game_name(env, env_id), seed=seed)
         observations, masks, actions, returns, episode_ids = [], [], [], [], []
         wins = 0
         for i in range(episodes):
@@ -142,20 +143,12 @@ def fit_policy(
 
 
 def build_model(config: TrainConfig) -> Any:
-    """A fresh MaskablePPO with the config's network, on one copy of the env."""
-    import torch
-    from sb3_contrib import MaskablePPO
-
+    """A fresh MaskablePPO as ``train.py`` builds it, on one copy of the env."""
     from empire_envs.training.sb3 import build_vec_env
 
-    return MaskablePPO(
-        "MlpPolicy",
-        build_vec_env(config.env_id, 1, config.seed, "dummy", config.env_kwargs,
-                      policy_input=PolicyInput.from_run_config(dataclasses.asdict(config))),
-        policy_kwargs={"net_arch": [int(w) for w in config.ppo.net_arch],
-                       "activation_fn": getattr(torch.nn, ACTIVATIONS[config.ppo.activation])},
-        gamma=config.ppo.gamma, seed=config.seed, device="cpu",
-    )
+    env = build_vec_env(config.env_id, 1, config.seed, "dummy", config.env_kwargs,
+                        policy_input=config.policy_input())
+    return train_build_model(config, env)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -177,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         data = collect_demonstrations(config.env_id, args.teacher, args.episodes, args.seed,
                                       config.ppo.gamma, config.env_kwargs,
-                                      PolicyInput.from_run_config(dataclasses.asdict(config)))
+                                      config.policy_input())
     except (ValueError, gymnasium.error.Error) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

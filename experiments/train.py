@@ -125,6 +125,13 @@ class TrainConfig:
     checkpoint: CheckpointSettings = field(default_factory=CheckpointSettings)
     multiplayer: MultiplayerSettings = field(default_factory=MultiplayerSettings)
 
+    def policy_input(self) -> Any:
+        """The ``PolicyInput`` this run feeds its policy (``PPOAgent`` reads it back from
+        ``config.json`` with ``PolicyInput.from_run_config``)."""
+        from empire_envs.core.policy_input import PolicyInput
+
+        return PolicyInput.from_run_config(dataclasses.asdict(self))
+
     def validate(self) -> None:
         positive = {
             "n_envs": self.n_envs,
@@ -224,56 +231,12 @@ def default_output_dir(config: TrainConfig) -> Path:
 # --------------------------------------------------------------------------- training
 
 
-def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
-    """Run one training job; returns the summary also written to ``out/summary.json``."""
+def build_model(config: TrainConfig, env: Any) -> Any:
+    """A fresh MaskablePPO on ``env`` with the config's policy (MLP, or the lookahead-logits
+    policy) and hyperparameters; ``imitate.py`` builds its student here too."""
     import torch
     from sb3_contrib import MaskablePPO
-    from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
-    from stable_baselines3.common.callbacks import CheckpointCallback
-    from stable_baselines3.common.logger import configure
 
-    from empire_envs.training.plots import plot_learning_curve, read_evaluations
-    from empire_envs.training.sb3 import SELF, SelfPlayCallback, build_vec_env
-
-    from empire_envs.core.policy_input import PolicyInput
-    from empire_envs.registry import is_multiplayer, make_any
-
-    probe = make_any(config.env_id, **config.env_kwargs)  # a bad id or variant fails here, early
-    multiplayer = is_multiplayer(probe)
-    probe.close()
-    torch.set_num_threads(config.torch_threads)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2) + "\n")
-    mp = config.multiplayer
-    train_env = build_vec_env(
-        config.env_id, config.n_envs, config.seed, config.vec_env, config.env_kwargs,
-        learner_seat=mp.learner_seat, opponents=mp.opponents,
-        policy_input=PolicyInput.from_run_config(dataclasses.asdict(config)),
-    )
-    callbacks: list[Any] = []
-    eval_env = None
-    if config.eval.freq:
-        eval_env = build_vec_env(
-            config.env_id, 1, config.seed + 1_000_003, "dummy", config.env_kwargs,
-            learner_seat="all", opponents=config.eval.opponents,
-            policy_input=PolicyInput.from_run_config(dataclasses.asdict(config)),
-        )
-        callbacks.append(MaskableEvalCallback(
-            eval_env,
-            n_eval_episodes=config.eval.episodes,
-            eval_freq=max(config.eval.freq // config.n_envs, 1),
-            log_path=str(out / "eval"),
-            best_model_save_path=str(out / "eval"),
-            deterministic=config.eval.deterministic,
-            verbose=1,
-        ))
-    if config.checkpoint.freq:
-        callbacks.append(CheckpointCallback(
-            save_freq=max(config.checkpoint.freq // config.n_envs, 1),
-            save_path=str(out / "checkpoints"), name_prefix="model",
-        ))
-    if multiplayer and SELF in mp.opponents:
-        callbacks.append(SelfPlayCallback(mp.snapshot_every))
     ppo = config.ppo
     policy: Any = "MlpPolicy"
     extra_policy_kwargs: dict[str, Any] = {}
@@ -281,9 +244,9 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
         from empire_envs.training.policies import LookaheadLogitsPolicy
 
         policy, extra_policy_kwargs = LookaheadLogitsPolicy, {"initial_gain": ppo.lookahead_gain}
-    model = MaskablePPO(
+    return MaskablePPO(
         policy,
-        train_env,
+        env,
         learning_rate=ppo.learning_rate,
         n_steps=ppo.n_steps,
         batch_size=ppo.batch_size,
@@ -303,6 +266,57 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
         device="cpu",
         verbose=0,
     )
+
+
+def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
+    """Run one training job; returns the summary also written to ``out/summary.json``."""
+    import torch
+    from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+    from stable_baselines3.common.callbacks import CheckpointCallback
+    from stable_baselines3.common.logger import configure
+
+    from empire_envs.training.plots import plot_learning_curve, read_evaluations
+    from empire_envs.training.sb3 import SELF, SelfPlayCallback, build_vec_env
+
+    from empire_envs.registry import is_multiplayer, make_any
+
+    probe = make_any(config.env_id, **config.env_kwargs)  # a bad id or variant fails here, early
+    multiplayer = is_multiplayer(probe)
+    probe.close()
+    torch.set_num_threads(config.torch_threads)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2) + "\n")
+    mp = config.multiplayer
+    train_env = build_vec_env(
+        config.env_id, config.n_envs, config.seed, config.vec_env, config.env_kwargs,
+        learner_seat=mp.learner_seat, opponents=mp.opponents,
+        policy_input=config.policy_input(),
+    )
+    callbacks: list[Any] = []
+    eval_env = None
+    if config.eval.freq:
+        eval_env = build_vec_env(
+            config.env_id, 1, config.seed + 1_000_003, "dummy", config.env_kwargs,
+            learner_seat="all", opponents=config.eval.opponents,
+            policy_input=config.policy_input(),
+        )
+        callbacks.append(MaskableEvalCallback(
+            eval_env,
+            n_eval_episodes=config.eval.episodes,
+            eval_freq=max(config.eval.freq // config.n_envs, 1),
+            log_path=str(out / "eval"),
+            best_model_save_path=str(out / "eval"),
+            deterministic=config.eval.deterministic,
+            verbose=1,
+        ))
+    if config.checkpoint.freq:
+        callbacks.append(CheckpointCallback(
+            save_freq=max(config.checkpoint.freq // config.n_envs, 1),
+            save_path=str(out / "checkpoints"), name_prefix="model",
+        ))
+    if multiplayer and SELF in mp.opponents:
+        callbacks.append(SelfPlayCallback(mp.snapshot_every))
+    model = build_model(config, train_env)
     if config.init_model:
         load_initial_weights(model, config.init_model)
     formats = ["csv"]

@@ -474,3 +474,17 @@ def test_zero_timesteps_saves_the_untrained_policy(train_script, tmp_path):
     assert json.loads((out / "summary.json").read_text())["timesteps"] == 0
     model = MaskablePPO.load(out / "model.zip", device="cpu")
     assert model.num_timesteps == 0
+
+
+def test_imitate_builds_the_student_train_py_would_build(train_script):
+    """A warm start must fit the run it seeds: same policy class and network as train.py."""
+    from empire_envs.training.policies import LookaheadLogitsPolicy
+
+    imitate = _load("imitate")
+    config = train_script.load_config(ROOT / "experiments" / "configs" / "solitaire.toml",
+                                      [("ppo.net_arch", [16])])
+    student = imitate.build_model(config)
+    assert isinstance(student.policy, LookaheadLogitsPolicy)
+    assert student.observation_space.shape == (326 + 2 * 136,)
+    run = train_script.build_model(config, student.get_env())
+    run.policy.load_state_dict(student.policy.state_dict())  # the same network: loads as is

@@ -70,6 +70,13 @@ GAME_AGENTS: dict[str, dict[str, str]] = {
 }
 
 
+def game_name(env: Any, fallback: str) -> str:
+    """The name agents of ``GAME_AGENTS`` are keyed by: the env's game's own name, else
+    ``fallback`` (an env of another package has no agents of its own here)."""
+    game = getattr(getattr(env, "unwrapped", env), "game", None)
+    return str(getattr(game, "name", None) or fallback)
+
+
 def agent_names(game_name: str) -> list[str]:
     """The agent specs ``make_agent`` accepts for a game."""
     return ["random", *GAME_AGENTS.get(game_name, {})]

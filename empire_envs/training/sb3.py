@@ -26,20 +26,12 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from ..adapters.single_agent import AECSingleAgentEnv
-from ..agents.base import Agent, RandomAgent, make_agent
+from ..agents.base import Agent, RandomAgent, game_name, make_agent
 from ..core.policy_input import PolicyInput
 from ..registry import is_multiplayer, make_any
 
 VEC_ENV_KINDS = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv}
 SELF = "self"
-
-
-def game_name(env: Any) -> str:
-    """The name agents are registered under: the game's own name, else the env's metadata name."""
-    game = getattr(env.unwrapped, "game", None)
-    if game is not None and getattr(game, "name", None):
-        return str(game.name)
-    return str(getattr(env, "metadata", {}).get("name", type(env.unwrapped).__name__))
 
 
 # --------------------------------------------------------------------------- opponents
@@ -295,7 +287,7 @@ def make_env_factory(
             env = AECSingleAgentEnv(
                 base,
                 learner_seat=learner_seat,
-                opponents=OpponentMix(opponents, game_name(base)),
+                opponents=OpponentMix(opponents, game_name(base, spec)),
                 illegal_action=illegal_action,
                 seat_offset=rank,
             )
