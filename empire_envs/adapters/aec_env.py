@@ -1,0 +1,211 @@
+"""One generic PettingZoo AEC environment over any ``MultiplayerGame``.
+
+A game's ``raw_env`` subclasses ``AECAdapter``, sets ``game`` and writes the docstring; the
+behaviour written here (agents, spaces, masks, rewards, seeding, rendering) is the same for every
+multiplayer game. ``wrapped_env`` stacks PettingZoo's standard wrappers around a raw env.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.game import MultiplayerGame
+from .gym_env import check_action_index
+
+ILLEGAL_REWARD = -1.0
+
+
+class AECAdapter(AECEnv):
+    """Base class of the multiplayer environments; see a concrete env's docstring for its spec.
+
+    ``observe(agent)`` is ``{"observation": float32 vector, "action_mask": int8 vector}``; the
+    mask is all zeros for every agent but ``agent_selection``. The game state is
+    ``env.unwrapped.game_state`` (agents that search read it through ``determinize``).
+    ``reset(options=...)`` passes the game's own reset options (``game.reset_options``) to the
+    deal; other keys are ignored, as PettingZoo's API test passes arbitrary options.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "empire_aec_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    game: ClassVar[MultiplayerGame]
+
+    def __init__(self, render_mode: str | None = None, **config: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                f"got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        try:
+            self.config = self.game.config_class(**config)
+        except TypeError as error:
+            known = ", ".join(self.game.config_class.__dataclass_fields__)
+            raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
+        game = self.game
+        self.num_actions = game.num_actions(self.config)
+        self.possible_agents = [f"player_{seat}" for seat in range(game.num_players(self.config))]
+        self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
+        observation = spaces.Box(
+            0.0, game.observation_high(self.config), (game.observation_size(self.config),),
+            np.float32,
+        )
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": observation,
+                    "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.game_state: Any = None
+        self.agents: list[str] = []
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # ------------------------------------------------------------------ AEC API
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        deal_options = {k: v for k, v in (options or {}).items() if k in self.game.reset_options}
+        self.game_state = self.game.new_game(self.config, self._np_random, **deal_options)
+        if self.game.is_terminal(self.game_state):
+            raise ValueError(f"this {self.game.name} deal is over before any decision")
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.acting_player(self.game_state)]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        state = self.game_state
+        if not self.game.is_terminal(state) and self.game.acting_player(state) == seat:
+            mask = self.game.legal_mask(state)
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": self.game.observe(state, seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        index = check_action_index(action, self.num_actions)
+        game, state = self.game, self.game_state
+        step_rewards = game.apply(state, index, self._np_random)  # raises on an illegal action
+        self._cumulative_rewards[agent] = 0.0
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = float(step_rewards[seat])
+        if game.is_terminal(state):
+            truncated = game.is_truncated(state)
+            outcome = game.outcome(state)
+            for name in self.agents:
+                self.terminations[name] = not truncated
+                self.truncations[name] = truncated
+                self.infos[name] = {"outcome": outcome}
+        else:
+            self.agent_selection = self.possible_agents[game.acting_player(state)]
+        self._accumulate_rewards()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.game_state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self.game.to_text(self.game_state) + "\n"
+        if self.render_mode == "rgb_array":
+            return self.game.to_rgb(self.game_state)
+        import gymnasium
+
+        gymnasium.logger.warn(
+            "render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+        )
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random(None)
+        return self._np_random
+
+    def legal_actions(self) -> list[int]:
+        """The acting agent's legal action indices ([] once the game is over)."""
+        if self.game_state is None or self.game.is_terminal(self.game_state):
+            return []
+        return self.game.legal_actions(self.game_state)
+
+    def action_name(self, action: int) -> str:
+        return self.game.action_name(self.game_state if self.game_state is not None else self.config,
+                                     check_action_index(action, self.num_actions))
+
+
+#: attributes every wrapper reads on each step; PettingZoo's wrappers find them through a
+#: ``__getattr__`` chain (one Python call per wrapper level), which costs more than our rules
+_HOT_ATTRIBUTES = (
+    "agents", "possible_agents", "agent_selection", "rewards", "terminations", "truncations",
+    "infos", "_cumulative_rewards",
+)
+_NEEDS_RESET = {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
+
+
+def _forward(name: str, check_reset: bool) -> property:
+    def read(self):
+        if check_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read, doc=f"``{name}`` of the wrapped env, read directly")
+
+
+def _direct(wrapper: type, check_reset: bool = False) -> type:
+    """A subclass of a PettingZoo wrapper whose hot attributes are plain properties: the same
+    behaviour (reads go to the wrapped env, the before-reset checks stay), without the
+    ``__getattr__`` chain."""
+    namespace = {
+        name: _forward(name, check_reset and name in _NEEDS_RESET) for name in _HOT_ATTRIBUTES
+    }
+    namespace["__doc__"] = wrapper.__doc__
+    return type(wrapper.__name__, (wrapper,), namespace)
+
+
+TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
+AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper)
+OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper, check_reset=True)
+
+
+def wrapped_env(raw: AECAdapter) -> AECEnv:
+    """PettingZoo's standard stack: an illegal move ends the game with -1 for the mover,
+    an out-of-space action is an assertion error, and the API call order is enforced.
+
+    The three wrappers are PettingZoo's own classes (``isinstance`` holds), subclassed only to
+    read the per-step attributes directly rather than through ``__getattr__``."""
+    env: AECEnv = TerminateIllegalWrapper(raw, illegal_reward=ILLEGAL_REWARD)
+    env = AssertOutOfBoundsWrapper(env)
+    return OrderEnforcingWrapper(env)

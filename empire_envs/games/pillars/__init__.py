@@ -1,0 +1,50 @@
+"""Pillars, "Empire: The Card Game": 3-6 players steal, trade and battle for four pillars.
+
+``GAME`` bundles the rules for the generic adapters and the search agents; ``env.py`` holds the
+PettingZoo AEC environment (``raw_env``, ``env()``) registered as ``empire_envs/Pillars-v0``.
+"""
+
+from __future__ import annotations
+
+from ...core.game import MultiplayerGame
+from . import actions, observe, render, rules
+from .actions import layout_for
+from .config import PillarsConfig
+from .state import PillarsState, kinds_for
+
+
+def _action_name(state_or_config, index: int) -> str:
+    kinds = getattr(state_or_config, "kinds", None) or kinds_for(state_or_config)
+    return layout_for(kinds).name(index)
+
+
+def _new_game(config: PillarsConfig, rng, deck=None, first_player=None) -> PillarsState:
+    return rules.new_game(config, rng, deck=deck, first_player=first_player)
+
+
+GAME = MultiplayerGame(
+    name="Pillars",
+    config_class=PillarsConfig,
+    num_players=lambda config: config.num_players,
+    num_actions=lambda config: layout_for(kinds_for(config)).size,
+    observation_size=lambda config: observe.observation_size(kinds_for(config)),
+    observation_high=observe.observation_high,
+    new_game=_new_game,
+    apply=rules.apply,
+    acting_player=lambda state: state.acting_player(),
+    legal_actions=rules.legal_actions,
+    legal_mask=rules.legal_mask,
+    observe=observe.observe,
+    is_terminal=rules.is_terminal,
+    is_truncated=rules.is_truncated,
+    outcome=rules.outcome_name,
+    returns=rules.final_rewards,
+    determinize=rules.determinize,
+    action_name=_action_name,
+    to_text=render.to_text,
+    to_rgb=render.to_rgb,
+    reset_options=("deck", "first_player"),
+    heuristic_values=rules.heuristic_values,
+)
+
+__all__ = ["GAME", "PillarsConfig", "PillarsState", "actions", "observe", "render", "rules"]

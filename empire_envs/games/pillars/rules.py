@@ -1,0 +1,704 @@
+"""Pillars rules as pure functions over a ``PillarsState``: deal, legal actions, apply, returns,
+determinize. Randomness enters only through the ``rng`` arguments (the deal, the first player,
+reshuffles, coin flips). The section numbers in comments are those of ``docs/rules/pillars.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...core.errors import IllegalActionError
+from .actions import MAX_JOKERS, ActionLayout, Kind, layout_for
+from .config import PillarsConfig
+from .state import (
+    ANSWER_NO,
+    ANSWER_UNKNOWN,
+    ANSWER_YES,
+    BUILD,
+    DISCARD,
+    MAIN,
+    MERCHANT,
+    NO_EMPIRE,
+    NUM_PILLAR_RANKS,
+    ONGOING,
+    ORIGIN_BONUS,
+    ORIGIN_MAIN,
+    OVER,
+    PILLARS_TO_WIN,
+    RPS_ATTACKER,
+    RPS_DEFENDER,
+    SKIP_TARGET,
+    THIEF,
+    TRADE_OFFER,
+    TRADE_PICK,
+    TRUNCATED,
+    WARLORD,
+    WON,
+    PillarsState,
+    empire_of,
+    full_deck_counts,
+)
+
+HAND_SIZE = 10
+FIRST_PILLAR_DRAW = 6
+
+#: the interaction each empire's bonus action repeats (section 37)
+BONUS_KIND = {THIEF: Kind.STEAL, MERCHANT: Kind.TRADE, WARLORD: Kind.BATTLE}
+
+
+def layout(state: PillarsState) -> ActionLayout:
+    return layout_for(state.kinds)
+
+
+# --------------------------------------------------------------------------- setting up
+
+
+def new_game(
+    config: PillarsConfig,
+    rng: np.random.Generator,
+    *,
+    deck: Sequence[int] | None = None,
+    first_player: int | None = None,
+) -> PillarsState:
+    """Shuffle all packs, deal 10 cards to each seat, pick the first player at random (3, 4, 5)
+    and start its turn with the automatic draw.
+
+    ``deck`` stacks the whole shuffled deck as kinds, top card first (dealt one card at a time
+    clockwise from the first player); ``first_player`` fixes the first seat.
+    """
+    state = PillarsState(config)
+    n = config.num_players
+    counts = full_deck_counts(config)
+    if deck is None:
+        cards = [k for k, c in enumerate(counts) for _ in range(c)]
+        order = [cards[i] for i in rng.permutation(len(cards))]
+    else:
+        order = list(deck)
+        given = [0] * state.kinds.size
+        for k in order:
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < state.kinds.size:
+                raise ValueError(f"a stacked deck lists card kinds 0..{state.kinds.size - 1}, got {k!r}")
+            given[k] += 1
+        if given != counts:
+            raise ValueError(
+                f"a stacked deck must hold exactly the {sum(counts)} cards of the packs "
+                f"(counts per kind {counts}), got counts {given}"
+            )
+    if first_player is None:
+        first_player = int(rng.integers(n))
+    elif isinstance(first_player, bool) or not isinstance(first_player, (int, np.integer)) or not 0 <= first_player < n:
+        raise ValueError(f"first_player must be a seat 0..{n - 1}, got {first_player!r}")
+    state.deck = [int(k) for k in reversed(order)]  # top card last
+    for i in range(HAND_SIZE * n):
+        seat = (first_player + i) % n
+        kind = state.deck.pop()
+        state.hands[seat][kind] += 1
+        state.hand_sizes[seat] += 1
+    state.current = int(first_player)
+    state.turn = 0
+    _begin_turn(state, rng)
+    return state
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def _seat(state: PillarsState, actor: int, offset: int) -> int:
+    return (actor + offset) % state.n
+
+
+def _interaction_kinds(state: PillarsState, player: int) -> tuple[Kind, ...]:
+    """Which of steal/trade/battle ``player`` may start now (sections 11, 37, 38)."""
+    phase = state.phase
+    if phase == MAIN:
+        return (Kind.STEAL, Kind.TRADE, Kind.BATTLE)
+    if (
+        phase == BUILD
+        and not state.in_first_round
+        and state.main_done
+        and not state.bonus_used
+        and state.empire[player] != NO_EMPIRE
+        and state.pillar_count(player) >= 2
+    ):
+        return (BONUS_KIND[state.empire[player]],)
+    return ()
+
+
+def can_steal(state: PillarsState, player: int, offset: int) -> bool:
+    """Only the top card of another seat's non-empty pile, never a 2 (sections 14, 15)."""
+    if not 1 <= offset < state.n:
+        return False
+    pile = state.piles[_seat(state, player, offset)]
+    return bool(pile) and not state.kinds.is_two[pile[-1]]
+
+
+def can_trade(state: PillarsState, player: int, kind: int) -> bool:
+    """A card of ``kind`` in hand and someone to trade with (sections 16, 17)."""
+    if state.hands[player][kind] < 1:
+        return False
+    return any(state.hand_sizes[s] > 0 for s in range(state.n) if s != player)
+
+
+def can_pillar(state: PillarsState, player: int, rank: int, jokers: int) -> bool:
+    """Sections 28-31: enough naturals and jokers, a new rank, inside the player's empire."""
+    if not can_pillar_now(state):
+        return False
+    if state.pillars[player][rank]:
+        return False
+    empire = state.empire[player]
+    if empire != NO_EMPIRE and empire_of(rank) != empire:
+        return False
+    naturals = 4 - jokers
+    if naturals < state.config.min_natural_per_pillar:
+        return False
+    hand = state.hands[player]
+    if hand[state.kinds.joker] < jokers:
+        return False
+    return sum(hand[k] for k in state.kinds.naturals[rank]) >= naturals
+
+
+def pillar_actions(state: PillarsState, player: int, lay: ActionLayout) -> list[int]:
+    """The legal PILLAR indices: ``can_pillar`` for every rank and joker count at once."""
+    if not can_pillar_now(state):
+        return []
+    hand = state.hands[player]
+    jokers_held = hand[state.kinds.joker]
+    empire = state.empire[player]
+    laid = state.pillars[player]
+    min_natural = state.config.min_natural_per_pillar
+    ranks = range(NUM_PILLAR_RANKS) if empire == NO_EMPIRE else range(4 * (empire - 1), 4 * empire)
+    actions = []
+    for rank in ranks:
+        if laid[rank]:
+            continue
+        naturals = sum(hand[k] for k in state.kinds.naturals[rank])
+        for jokers in range(max(0, 4 - naturals), min(jokers_held, 4 - min_natural) + 1):
+            actions.append(lay.pillar + (MAX_JOKERS + 1) * rank + jokers)
+    return actions
+
+
+def can_pillar_now(state: PillarsState) -> bool:
+    """Pillars are laid in the build phase, from round 2 (or round 1 by flag; section 8)."""
+    if state.phase != BUILD:
+        return False
+    return not state.in_first_round or state.config.first_round_pillars
+
+
+def skip_targets(state: PillarsState, player: int) -> list[int]:
+    """Seat offsets that may receive a skip: other seats without one pending (section 43)."""
+    return [o for o in range(1, state.n) if not state.pending_skip[_seat(state, player, o)]]
+
+
+def legal_actions(state: PillarsState) -> list[int]:
+    """The legal action indices of the acting seat, ascending."""
+    phase = state.phase
+    if phase == OVER:
+        return []
+    lay = layout(state)
+    player = state.acting_player()
+    hand = state.hands[player]
+    size = state.kinds.size
+    if phase == DISCARD:
+        return [lay.discard + k for k in range(size) if hand[k]]
+    if phase == TRADE_OFFER:
+        return [lay.offer + k for k in range(size) if hand[k]]
+    if phase in (RPS_ATTACKER, RPS_DEFENDER):
+        return [lay.throw, lay.throw + 1, lay.throw + 2]
+    if phase == TRADE_PICK:
+        return [
+            lay.pick_index(o) for o in range(1, state.n) if state.offers[_seat(state, player, o)] >= 0
+        ]
+    if phase == SKIP_TARGET:
+        actions = [lay.skip_index(o) for o in skip_targets(state, player)]
+        if state.config.skip_optional or not actions:
+            actions.append(lay.no_skip)
+        return actions
+    actions: list[int] = []
+    kinds_now = _interaction_kinds(state, player)
+    if Kind.STEAL in kinds_now:
+        actions += [lay.steal_index(o) for o in range(1, state.n) if can_steal(state, player, o)]
+    if Kind.TRADE in kinds_now and any(state.hand_sizes[s] for s in range(state.n) if s != player):
+        actions += [lay.trade + k for k in range(size) if hand[k]]
+    if Kind.BATTLE in kinds_now:
+        actions += range(lay.battle, lay.battle + (state.n - 1) * size)
+    if phase == BUILD:
+        actions += pillar_actions(state, player, lay)
+        actions.append(lay.end_build)
+    elif state.config.main_action_optional:
+        actions.append(lay.end_build)
+    return actions
+
+
+def legal_mask(state: PillarsState) -> np.ndarray:
+    """The int8 mask of the acting seat (a fresh array)."""
+    mask = np.zeros(layout(state).size, dtype=np.int8)
+    mask[legal_actions(state)] = 1
+    return mask
+
+
+def is_legal(state: PillarsState, action: int) -> bool:
+    """Whether ``action`` is legal for the acting seat, without building the whole list."""
+    if state.phase == OVER:
+        return False
+    lay = layout(state)
+    if not 0 <= action < lay.size:
+        return False
+    kind, a, b = lay.decode(action)
+    player = state.acting_player()
+    phase = state.phase
+    if kind in (Kind.STEAL, Kind.TRADE, Kind.BATTLE):
+        if kind not in _interaction_kinds(state, player):
+            return False
+        if kind is Kind.STEAL:
+            return can_steal(state, player, a)
+        if kind is Kind.TRADE:
+            return can_trade(state, player, a)
+        return a < state.n
+    if kind is Kind.PILLAR:
+        return can_pillar(state, player, a, b)
+    if kind is Kind.END_BUILD:
+        return phase == BUILD or (phase == MAIN and state.config.main_action_optional)
+    if kind is Kind.DISCARD:
+        return phase == DISCARD and state.hands[player][a] > 0
+    if kind is Kind.OFFER:
+        return phase == TRADE_OFFER and state.hands[player][a] > 0
+    if kind is Kind.PICK:
+        return phase == TRADE_PICK and a < state.n and state.offers[_seat(state, player, a)] >= 0
+    if kind is Kind.THROW:
+        return phase in (RPS_ATTACKER, RPS_DEFENDER)
+    if kind is Kind.SKIP:
+        return phase == SKIP_TARGET and a < state.n and not state.pending_skip[_seat(state, player, a)]
+    if kind is Kind.NO_SKIP:
+        return phase == SKIP_TARGET and (state.config.skip_optional or not skip_targets(state, player))
+    return False
+
+
+# --------------------------------------------------------------------------- applying actions
+
+
+def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[float]:
+    """Play ``action`` for the acting seat (mutating ``state``); the rewards each seat earned by
+    it. Raises ``IllegalActionError`` (leaving the state untouched) for an illegal action."""
+    if state.phase == OVER:
+        raise IllegalActionError("the game is over")
+    if not is_legal(state, action):
+        lay = layout(state)
+        name = lay.name(action) if isinstance(action, (int, np.integer)) and 0 <= action < lay.size else repr(action)
+        raise IllegalActionError(
+            f"{name} (action {action}) is not legal for seat {state.acting_player()} in phase "
+            f"{state.phase}; legal: {legal_actions(state)}"
+        )
+    rewards = [0.0] * state.n
+    lay = layout(state)
+    kind, a, b = lay.decode(action)
+    player = state.acting_player()
+    if kind is Kind.STEAL:
+        _start_interaction(state)
+        _steal(state, player, _seat(state, player, a))
+        _finish_interaction(state)
+    elif kind is Kind.TRADE:
+        _start_interaction(state)
+        _open_trade(state, player, a)
+    elif kind is Kind.BATTLE:
+        _start_interaction(state)
+        _open_battle(state, player, _seat(state, player, a), b, rng)
+    elif kind is Kind.OFFER:
+        _offer(state, player, a)
+    elif kind is Kind.PICK:
+        _pick(state, player, _seat(state, player, a))
+        _finish_interaction(state)
+    elif kind is Kind.THROW:
+        _throw(state, player, a, rng)
+    elif kind is Kind.PILLAR:
+        _lay_pillar(state, player, a, b, rng)
+        rewards[player] += state.config.pillar_shaping
+    elif kind is Kind.END_BUILD:
+        if state.phase == MAIN:  # declining the optional main action (section 11)
+            state.main_done = True
+            state.phase = BUILD
+        elif state.hand_sizes[player] == 0:  # nothing to discard: the turn just ends (41)
+            _end_turn(state, rng)
+        else:
+            state.phase = DISCARD
+    elif kind is Kind.DISCARD:
+        _discard(state, player, a, rng)
+    elif kind is Kind.SKIP:
+        state.pending_skip[_seat(state, player, a)] = True
+        _end_turn(state, rng)
+    elif kind is Kind.NO_SKIP:
+        _end_turn(state, rng)
+    if state.outcome == WON:
+        for seat, value in enumerate(final_rewards(state)):
+            rewards[seat] += value
+    return rewards
+
+
+def _start_interaction(state: PillarsState) -> None:
+    """A new trade or battle replaces the record of the last one; it counts as the main action
+    from MAIN and as the bonus action from BUILD."""
+    state.origin = ORIGIN_MAIN if state.phase == MAIN else ORIGIN_BONUS
+    _clear_records(state)
+
+
+def _finish_interaction(state: PillarsState) -> None:
+    if state.origin == ORIGIN_MAIN:
+        state.main_done = True
+    else:
+        state.bonus_used = True
+    state.phase = BUILD
+
+
+def _clear_records(state: PillarsState) -> None:
+    n = state.n
+    state.trade_trader = -1
+    state.trade_tabled = -1
+    state.trade_queue = []
+    state.offers = [-1] * n
+    state.trade_revealed = False
+    state.battle_attacker = -1
+    state.battle_defender = -1
+    state.battle_kind = -1
+    state.battle_answer = ANSWER_UNKNOWN
+    state.battle_ties = 0
+    state.pending_throw = -1
+    state.last_throws = [-1, -1]
+
+
+def _move_card(state: PillarsState, giver: int, taker: int, kind: int) -> None:
+    state.hands[giver][kind] -= 1
+    state.hand_sizes[giver] -= 1
+    state.hands[taker][kind] += 1
+    state.hand_sizes[taker] += 1
+
+
+def _forget(known: list[int], kind: int, count: int = 1) -> None:
+    known[kind] = max(known[kind] - count, 0)
+
+
+def _steal(state: PillarsState, thief: int, victim: int) -> None:
+    kind = state.piles[victim].pop()
+    state.pile_counts[victim][kind] -= 1
+    state.hands[thief][kind] += 1
+    state.hand_sizes[thief] += 1
+    state.known[thief][kind] += 1
+
+
+def _open_trade(state: PillarsState, trader: int, kind: int) -> None:
+    """Section 16-18: table the card; every other seat holding cards offers, clockwise."""
+    state.trade_trader = trader
+    state.trade_tabled = kind
+    state.known[trader][kind] = max(state.known[trader][kind], 1)
+    state.trade_queue = [
+        s for s in ((trader + o) % state.n for o in range(1, state.n)) if state.hand_sizes[s] > 0
+    ]
+    state.phase = TRADE_OFFER
+
+
+def _offer(state: PillarsState, responder: int, kind: int) -> None:
+    state.offers[responder] = kind
+    state.trade_queue.pop(0)
+    if not state.trade_queue:  # all offers are in: they are revealed together (18, 20)
+        state.trade_revealed = True
+        for seat, offered in enumerate(state.offers):
+            if offered >= 0:
+                state.known[seat][offered] = max(state.known[seat][offered], 1)
+        state.phase = TRADE_PICK
+
+
+def _pick(state: PillarsState, trader: int, partner: int) -> None:
+    """Section 19: the trader takes the partner's offer, the partner gets the tabled card."""
+    tabled, taken = state.trade_tabled, state.offers[partner]
+    _move_card(state, trader, partner, tabled)
+    _move_card(state, partner, trader, taken)
+    _forget(state.known[partner], taken)
+    state.known[partner][tabled] += 1
+    _forget(state.known[trader], tabled)
+    state.known[trader][taken] += 1
+
+
+def _open_battle(
+    state: PillarsState, attacker: int, defender: int, kind: int, rng: np.random.Generator
+) -> None:
+    """Sections 21-27: the env answers truthfully; a "yes" leads to rock-paper-scissors."""
+    state.battle_attacker = attacker
+    state.battle_defender = defender
+    state.battle_kind = kind
+    if state.hands[defender][kind] < 1:
+        state.battle_answer = ANSWER_NO
+        _finish_interaction(state)
+        return
+    state.battle_answer = ANSWER_YES
+    state.known[defender][kind] = max(state.known[defender][kind], 1)
+    if state.config.rps_mode == "random":
+        _resolve_battle(state, _coin(state, rng))
+    else:
+        state.phase = RPS_ATTACKER
+
+
+def _coin(state: PillarsState, rng: np.random.Generator) -> bool:
+    state.coin_flips += 1
+    return bool(rng.random() < 0.5)
+
+
+def _throw(state: PillarsState, player: int, throw: int, rng: np.random.Generator) -> None:
+    if state.phase == RPS_ATTACKER:
+        state.pending_throw = throw  # hidden from everyone else until the defender throws
+        state.phase = RPS_DEFENDER
+        return
+    attacker_throw = state.pending_throw
+    state.pending_throw = -1
+    state.last_throws = [attacker_throw, throw]
+    if attacker_throw == throw:  # a tie: throw again, or a coin after rps_max_ties (26)
+        state.battle_ties += 1
+        if state.battle_ties >= state.config.rps_max_ties:
+            _resolve_battle(state, _coin(state, rng))
+        else:
+            state.phase = RPS_ATTACKER
+        return
+    _resolve_battle(state, (attacker_throw - throw) % 3 == 1)
+
+
+def _resolve_battle(state: PillarsState, attacker_wins: bool) -> None:
+    if attacker_wins:
+        attacker, defender, kind = state.battle_attacker, state.battle_defender, state.battle_kind
+        _move_card(state, defender, attacker, kind)
+        _forget(state.known[defender], kind)
+        state.known[attacker][kind] += 1
+    _finish_interaction(state)
+
+
+def _lay_pillar(
+    state: PillarsState, player: int, rank: int, jokers: int, rng: np.random.Generator
+) -> None:
+    """Sections 28-36: naturals in suit order, then jokers; the first pillar draws 6."""
+    hand, laid, known = state.hands[player], state.pillar_cards[player], state.known[player]
+    needed = 4 - jokers
+    for kind in state.kinds.naturals[rank]:
+        used = min(needed, hand[kind])
+        if used:
+            hand[kind] -= used
+            laid[kind] += used
+            _forget(known, kind, used)
+            needed -= used
+    joker = state.kinds.joker
+    hand[joker] -= jokers
+    laid[joker] += jokers
+    _forget(known, joker, jokers)
+    state.hand_sizes[player] -= 4
+    state.pillar_jokers[player] += jokers
+    first = state.empire[player] == NO_EMPIRE
+    state.pillars[player][rank] = 1
+    if first:
+        state.empire[player] = empire_of(rank)
+        _draw(state, player, FIRST_PILLAR_DRAW, rng)
+
+
+def _discard(state: PillarsState, player: int, kind: int, rng: np.random.Generator) -> None:
+    """Sections 40-46: discard, then the win check, then the skip target after a 2."""
+    state.hands[player][kind] -= 1
+    state.hand_sizes[player] -= 1
+    state.piles[player].append(kind)
+    state.pile_counts[player][kind] += 1
+    _forget(state.known[player], kind)
+    if state.pillar_count(player) >= PILLARS_TO_WIN:
+        state.outcome = WON
+        state.winner = player
+        state.phase = OVER
+        return
+    if state.kinds.is_two[kind] and not state.in_first_round and skip_targets(state, player):
+        state.phase = SKIP_TARGET
+        return
+    _end_turn(state, rng)
+
+
+def _end_turn(state: PillarsState, rng: np.random.Generator) -> None:
+    _clear_records(state)
+    state.main_done = False
+    state.bonus_used = False
+    state.current = (state.current + 1) % state.n
+    state.turn += 1
+    _begin_turn(state, rng)
+
+
+def _begin_turn(state: PillarsState, rng: np.random.Generator) -> None:
+    """Section 10: skip check, truncation, automatic draw, then the first decision phase."""
+    while True:
+        if state.turn >= state.config.max_rounds * state.n:
+            _truncate(state)
+            return
+        seat = state.current
+        if not state.pending_skip[seat]:
+            break
+        state.pending_skip[seat] = False  # the skipped turn is the whole turn (44)
+        state.current = (seat + 1) % state.n
+        state.turn += 1
+    _draw(state, state.current, 1, rng)
+    if state.outcome != ONGOING:
+        return
+    if state.in_first_round:
+        state.main_done = False
+        state.phase = BUILD if state.config.first_round_pillars else DISCARD
+    else:
+        state.phase = MAIN
+    if state.phase == DISCARD and state.hand_sizes[state.current] == 0:
+        _end_turn(state, rng)
+
+
+def _truncate(state: PillarsState) -> None:
+    state.outcome = TRUNCATED
+    state.phase = OVER
+
+
+def _draw(state: PillarsState, seat: int, count: int, rng: np.random.Generator) -> None:
+    """Draw up to ``count`` cards; an empty pile is handled per ``resource_empty`` (12)."""
+    deck, hand = state.deck, state.hands[seat]
+    for _ in range(count):
+        if not deck:
+            mode = state.config.resource_empty
+            if mode == "end_draw":
+                _truncate(state)
+                return
+            if mode == "reshuffle":
+                reshuffle(state, rng)
+            if not deck:
+                return
+        kind = deck.pop()
+        hand[kind] += 1
+        state.hand_sizes[seat] += 1
+
+
+def reshuffle(state: PillarsState, rng: np.random.Generator) -> None:
+    """Every discard pile but its top card becomes the new resource pile, shuffled."""
+    gathered: list[int] = []
+    for seat in range(state.n):
+        pile = state.piles[seat]
+        if len(pile) > 1:
+            gathered += pile[:-1]
+            top = pile[-1]
+            state.piles[seat] = [top]
+            counts = [0] * state.kinds.size
+            counts[top] = 1
+            state.pile_counts[seat] = counts
+    state.deck = [gathered[i] for i in rng.permutation(len(gathered))] if gathered else []
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+def is_terminal(state: PillarsState) -> bool:
+    return state.phase == OVER
+
+
+def is_truncated(state: PillarsState) -> bool:
+    return state.outcome == TRUNCATED
+
+
+def final_rewards(state: PillarsState) -> list[float]:
+    """Section 1: winner +1, the others -1 (or ``-1/(n-1)`` when zero-sum); 0 on truncation."""
+    n = state.n
+    if state.outcome != WON:
+        return [0.0] * n
+    loss = -1.0 if state.config.reward_scheme == "win_loss" else -1.0 / (n - 1)
+    return [1.0 if seat == state.winner else loss for seat in range(n)]
+
+
+def outcome_name(state: PillarsState) -> str:
+    if state.outcome == WON:
+        return f"won by seat {state.winner}"
+    return "truncated" if state.outcome == TRUNCATED else "ongoing"
+
+
+# --------------------------------------------------------------------------- determinize
+
+
+def determinize(state: PillarsState, player: int, rng: np.random.Generator) -> PillarsState:
+    """A copy in which everything ``player`` cannot see is resampled, consistent with what is
+    public: hand sizes, the known-cards tracker, a standing "no" answer of this turn's battle,
+    and the kinds of cards still unseen. The resource pile's order, the other hands beyond the
+    tracker, hidden trade offers and a hidden attacker throw are redrawn."""
+    n, size = state.n, state.kinds.size
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
+        raise ValueError(f"determinize needs a seat 0..{n - 1}, got {player!r}")
+    copy = state.clone()
+    others = [s for s in range(n) if s != player]
+    unseen = list(full_deck_counts(state.config))
+    for seat in range(n):
+        for k in range(size):
+            unseen[k] -= state.pile_counts[seat][k] + state.pillar_cards[seat][k]
+    hand = state.hands[player]
+    for k in range(size):
+        unseen[k] -= hand[k]
+    for seat in others:
+        for k in range(size):
+            unseen[k] -= state.known[seat][k]
+    # The standing "no": the defender holds none of the demanded kind right now.
+    excluded = (
+        (state.battle_defender, state.battle_kind)
+        if state.battle_answer == ANSWER_NO and state.battle_defender != player
+        else None
+    )
+    pool = [k for k in range(size) for _ in range(unseen[k])]
+    order = rng.permutation(len(pool))
+    pool = [pool[i] for i in order]
+    new_hands = {}
+    if excluded is not None:  # the constrained hand is dealt first, while every kind is left
+        others.remove(excluded[0])
+        others.insert(0, excluded[0])
+    for seat in others:
+        new_hand = state.known[seat][:]
+        missing = state.hand_sizes[seat] - sum(new_hand)
+        if excluded is not None and excluded[0] == seat:
+            picked, rest = [], []
+            for k in pool:
+                (rest if k == excluded[1] or len(picked) >= missing else picked).append(k)
+            pool = rest
+        else:
+            picked, pool = pool[:missing], pool[missing:]
+        for k in picked:
+            new_hand[k] += 1
+        new_hands[seat] = new_hand
+    for seat in others:
+        copy.hands[seat] = new_hands[seat]
+    copy.deck = pool  # already in a random order
+    # Hidden commitments: offers not yet revealed and the attacker's pending throw.
+    if state.phase == TRADE_OFFER:
+        for seat in others:
+            if state.offers[seat] >= 0:
+                held = [k for k in range(size) if copy.hands[seat][k]]
+                copy.offers[seat] = held[int(rng.integers(len(held)))]
+    if state.pending_throw >= 0 and state.battle_attacker != player:
+        copy.pending_throw = int(rng.integers(3))
+    return copy
+
+
+# --------------------------------------------------------------------------- search support
+
+
+def progress(state: PillarsState, seat: int) -> float:
+    """Pillars laid plus the share of the next pillar already in hand (0..4.75): a rough
+    distance to winning, used by ``heuristic_values`` and the heuristic agent."""
+    laid = state.pillar_count(seat)
+    hand = state.hands[seat]
+    empire = state.empire[seat]
+    jokers = hand[state.kinds.joker]
+    best = 0
+    for rank in range(NUM_PILLAR_RANKS):
+        if state.pillars[seat][rank] or (empire != NO_EMPIRE and empire_of(rank) != empire):
+            continue
+        best = max(best, min(4, sum(hand[k] for k in state.kinds.naturals[rank]) + jokers))
+    return laid + best / 4.0 * 0.75
+
+
+def heuristic_values(state: PillarsState) -> list[float]:
+    """A guess in [-1, 1] of each seat's final reward for a game cut short: the seat's progress
+    against the best of the others."""
+    if state.phase == OVER:
+        return final_rewards(state)
+    scores = [progress(state, seat) for seat in range(state.n)]
+    values = []
+    for seat in range(state.n):
+        best_other = max(scores[s] for s in range(state.n) if s != seat)
+        values.append(max(-1.0, min(1.0, (scores[seat] - best_other) / 3.0)))
+    return values
