@@ -28,6 +28,10 @@ _SOLO = "empire_envs.games.solo.env:EmpireSoloEnv"
 
 _SOLITAIRE = "empire_envs.games.solitaire.env:EmpireSolitaireEnv"
 
+_PILLARS = "empire_envs.games.pillars.env:env"
+
+_PILLARS_CAMPAIGN = "empire_envs.games.pillars.campaign:env"
+
 ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
     EnvEntry(
@@ -45,6 +49,36 @@ ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(
         f"{NAMESPACE}/EmpireSolitaireShaped-v0", "gymnasium", _SOLITAIRE, {"shaped_reward": True},
         "Empire Solitaire with a small reward per capture",
+    ),
+    # Pillars: the ruling's pillars_<n>p_v0 family (docs/rules/pillars.md, section 6).
+    EnvEntry(f"{NAMESPACE}/Pillars-v0", "pettingzoo", _PILLARS, {}, "Pillars, 4 players, 2 packs"),
+    EnvEntry(
+        f"{NAMESPACE}/Pillars3p-v0", "pettingzoo", _PILLARS, {"num_players": 3},
+        "Pillars, 3 players, 2 packs",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/Pillars5p-v0", "pettingzoo", _PILLARS, {"num_players": 5},
+        "Pillars, 5 players, 3 packs",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/Pillars6p-v0", "pettingzoo", _PILLARS, {"num_players": 6},
+        "Pillars, 6 players, 3 packs",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/PillarsRPSRandom-v0", "pettingzoo", _PILLARS, {"rps_mode": "random"},
+        "Pillars, 4 players, battles decided by a coin (no rock-paper-scissors steps)",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/PillarsExactCard-v0", "pettingzoo", _PILLARS, {"battle_demand": "card"},
+        "Pillars, 4 players, battles demand an exact card (53 kinds)",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/Pillars2p-v0", "pettingzoo", _PILLARS, {"num_players": 2, "allow_2p": True},
+        "Pillars, unofficial two-player game, 2 packs",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/PillarsCampaign-v0", "pettingzoo", _PILLARS_CAMPAIGN, {},
+        "Pillars' Emperor Overlord series: games until one player has won with all three empires",
     ),
 )
 

@@ -2,8 +2,8 @@
 
 Parametrized over ``empire_envs.registry.ENTRIES``: the Gymnasium entries get Gymnasium's
 ``check_env`` and the adapter contracts (spaces, int8 masks, illegal-action policy, strict action
-types, pickling, rendering, docstring); the PettingZoo entries get ``pettingzoo.test.api_test``
-and ``seed_test``. Warnings are errors throughout this module.
+types, pickling, rendering, docstring); the PettingZoo entries are checked in
+``test_conformance_aec.py``. Warnings are errors throughout this module.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ pytestmark = pytest.mark.filterwarnings("error")
 ROOT = Path(__file__).resolve().parents[1]
 
 GYM_ENTRIES = [e for e in ENTRIES if e.api == "gymnasium"]
-PZ_ENTRIES = [e for e in ENTRIES if e.api == "pettingzoo"]
 assert GYM_ENTRIES, "the registry lists no Gymnasium environment"
 assert all(e.api in ("gymnasium", "pettingzoo") for e in ENTRIES)
 
@@ -605,39 +604,3 @@ def test_docstring_follows_gymnasium_sections_and_matches_spaces(entry):
     assert "v0" in sections["Version History"]
     short_id = entry.env_id.rsplit("/", 1)[1]
     assert short_id in doc, f"the docstring does not mention the registered id {short_id}"
-
-
-# --------------------------------------------------------------------------- PettingZoo
-
-
-_NO_PZ = pytest.param(
-    None, marks=pytest.mark.skip(reason="no PettingZoo entries in the registry yet")
-)
-pz_entries = pytest.mark.parametrize(
-    "entry", PZ_ENTRIES or [_NO_PZ], ids=[e.env_id for e in PZ_ENTRIES] or ["none"]
-)
-
-
-@pz_entries
-def test_pettingzoo_api_test(entry):
-    from pettingzoo.test import api_test
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        api_test(empire_envs.make(entry.env_id), num_cycles=1000, verbose_progress=False)
-
-
-@pz_entries
-def test_pettingzoo_seed_test(entry):
-    from pettingzoo.test import seed_test
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        seed_test(lambda: empire_envs.make(entry.env_id), num_cycles=500)
-
-
-@pz_entries
-def test_pettingzoo_registry_make(entry):
-    import pettingzoo
-
-    assert entry.env_id in pettingzoo.aec_registry

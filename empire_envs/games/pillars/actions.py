@@ -146,4 +146,4 @@ NUM_ACTIONS = RANK_LAYOUT.size  # the default game's action count (192)
 
 
 def layout_for(kinds: KindSet) -> ActionLayout:
-    return RANK_LAYOUT if kinds is RANK_KINDS else CARD_LAYOUT
+    return RANK_LAYOUT if kinds.size == RANK_KINDS.size else CARD_LAYOUT

@@ -74,6 +74,10 @@ class KindSet:
     naturals: tuple[tuple[int, ...], ...]
     copies_per_pack: tuple[int, ...]  # of each kind, jokers excluded (set per config)
 
+    def __reduce__(self):
+        # Unpickle to the module's own instance, so identity checks and caches keep working.
+        return (kinds_of_size, (self.size,))
+
 
 def _rank_kinds() -> KindSet:
     labels = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker")
@@ -112,6 +116,10 @@ def _card_kinds() -> KindSet:
 
 RANK_KINDS = _rank_kinds()
 CARD_KINDS = _card_kinds()
+
+
+def kinds_of_size(size: int) -> KindSet:
+    return RANK_KINDS if size == RANK_KINDS.size else CARD_KINDS
 
 
 def kinds_for(config: PillarsConfig) -> KindSet:
