@@ -58,9 +58,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.layout import ObsLayout
-from .rules import _interaction_kinds
+from .rules import bonus_action_available
 from .state import (
-    BUILD,
     CARD_KINDS,
     NUM_DECISION_PHASES,
     NUM_PILLAR_RANKS,
@@ -180,7 +179,7 @@ def observe(state: PillarsState, player: int) -> np.ndarray:
     obs[p + 5] = 1.0 if state.bonus_used else 0.0
     phase = state.phase
     if not over:
-        if phase == BUILD and state.main_done and _interaction_kinds(state, state.current):
+        if bonus_action_available(state):
             obs[p + 6] = 1.0
         obs[off.phase + phase] = 1.0
     trader = state.trade_trader
@@ -189,9 +188,7 @@ def observe(state: PillarsState, player: int) -> np.ndarray:
         obs[off.tabled + state.trade_tabled + 1] = 1.0
         for o in range(n):
             seat = (player + o) % n
-            if seat == trader:
-                continue
-            offered = state.offers[seat]
+            offered = state.offers[seat]  # the trader's own row always reads "none"
             visible = offered >= 0 and (state.trade_revealed or seat == player)
             obs[off.offers + o * (k + 1) + (offered + 1 if visible else 0)] = 1.0
     else:

@@ -126,6 +126,21 @@ def _interaction_kinds(state: PillarsState, player: int) -> tuple[Kind, ...]:
     return ()
 
 
+def bonus_action_available(state: PillarsState) -> bool:
+    """Whether the turn's player could take its bonus action right now (section 39: a bonus
+    with no legal use is not available)."""
+    player = state.current
+    kinds_now = _interaction_kinds(state, player) if state.phase == BUILD else ()
+    if not kinds_now:
+        return False
+    kind = kinds_now[0]
+    if kind is Kind.STEAL:
+        return any(can_steal(state, player, o) for o in range(1, state.n))
+    if kind is Kind.TRADE:
+        return any(can_trade(state, player, k) for k in range(state.kinds.size))
+    return True
+
+
 def can_steal(state: PillarsState, player: int, offset: int) -> bool:
     """Only the top card of another seat's non-empty pile, never a 2 (sections 14, 15)."""
     if not 1 <= offset < state.n:
@@ -243,7 +258,9 @@ def is_legal(state: PillarsState, action: int) -> bool:
     if state.phase == OVER:
         return False
     lay = layout(state)
-    if not 0 <= action < lay.size:
+    if isinstance(action, np.integer):
+        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < lay.size:
         return False
     kind, a, b = lay.decode(action)
     player = state.acting_player()
@@ -283,9 +300,11 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
     it. Raises ``IllegalActionError`` (leaving the state untouched) for an illegal action."""
     if state.phase == OVER:
         raise IllegalActionError("the game is over")
+    if isinstance(action, np.integer):
+        action = int(action)
     if not is_legal(state, action):
         lay = layout(state)
-        name = lay.name(action) if isinstance(action, (int, np.integer)) and 0 <= action < lay.size else repr(action)
+        name = lay.name(action) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
         raise IllegalActionError(
             f"{name} (action {action}) is not legal for seat {state.acting_player()} in phase "
             f"{state.phase}; legal: {legal_actions(state)}"
@@ -562,6 +581,7 @@ def _draw(state: PillarsState, seat: int, count: int, rng: np.random.Generator) 
                 return
             if mode == "reshuffle":
                 reshuffle(state, rng)
+                deck = state.deck  # the reshuffle built a new pile
             if not deck:
                 return
         kind = deck.pop()
