@@ -311,6 +311,72 @@ def _is_import_failure(error: BaseException) -> bool:
     return isinstance(_root_cause(error), ImportError) or type(error).__name__ == "FailedToImport"
 
 
+def _pillars_states(seed: int, games: int = 10, limit: int = 2000) -> list[Any]:
+    """Decision states of random 4-player Pillars games (at most ``limit``)."""
+    from empire_envs.games.pillars import PillarsConfig, rules
+
+    choice = random.Random(seed).choice
+    states: list[Any] = []
+    for index in range(games):
+        rng = np.random.default_rng(seed + index)
+        state = rules.new_game(PillarsConfig(), rng)
+        while not rules.is_terminal(state) and len(states) < limit:
+            states.append(state.clone())
+            rules.apply(state, choice(rules.legal_actions(state)), rng)
+    return states
+
+
+def _raw_pillars(seconds: float, seed: int) -> dict[str, Any]:
+    from empire_envs.games.pillars import PillarsConfig, rules
+
+    config = PillarsConfig()
+    inner = bench_raw_rules(
+        lambda rng: rules.new_game(config, rng), rules.legal_actions, rules.is_terminal,
+        step=rules.apply,
+    )
+    return inner(seconds, seed)
+
+
+def _pillars_env() -> Any:
+    return empire_envs.make("empire_envs/Pillars-v0")
+
+
+def _pillars_raw_env() -> Any:
+    from empire_envs.games.pillars.env import raw_env
+
+    return raw_env()
+
+
+def _pillars_stock_wrappers() -> Any:
+    """Pillars' raw env under PettingZoo's stock wrapper classes, exactly as a classic game's
+    ``env()`` stacks them (our ``env()`` uses subclasses that skip the ``__getattr__`` chain)."""
+    from pettingzoo.utils import wrappers
+
+    from empire_envs.games.pillars.env import raw_env
+
+    env = wrappers.TerminateIllegalWrapper(raw_env(), illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def _texas_holdem(raw: bool) -> Callable[[], Any]:
+    """PettingZoo classic texas_holdem (limit), ``env()`` or its ``raw_env``; needs ``rlcard``."""
+
+    def make() -> Any:
+        try:
+            from pettingzoo.classic.rlcard_envs import texas_holdem
+        except Exception as error:
+            if not _is_import_failure(error):
+                raise
+            raise Skipped(
+                f"cannot build PettingZoo texas_holdem ({_root_cause(error)}); "
+                "install it with: pip install rlcard"
+            ) from None
+        return texas_holdem.raw_env() if raw else texas_holdem.env()
+
+    return make
+
+
 # --------------------------------------------------------------------------- the table
 
 
@@ -352,12 +418,40 @@ BENCHMARKS: list[Benchmark] = [
         bench_clone(_sample_states("solitaire")), ("solitaire", "empire", "clone"),
     ),
     Benchmark(
+        "pz_pillars", "Pillars-v0 env() (4 players; AEC, random legal; every env.step counted)",
+        bench_aec_masked(_pillars_env), ("pillars", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_pillars_raw", "Pillars raw_env (no wrappers; same loop)",
+        bench_aec_masked(_pillars_raw_env), ("pillars", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_pillars_stock", "Pillars raw_env under PettingZoo's stock wrapper classes",
+        bench_aec_masked(_pillars_stock_wrappers), ("pillars", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "raw_pillars_step", "Pillars raw rules (4 players): legal_actions + apply in place",
+        _raw_pillars, ("pillars", "empire", "raw"),
+    ),
+    Benchmark(
+        "pillars_clone", "PillarsState.clone() over states of 10 random 4-player games",
+        bench_clone(_pillars_states), ("pillars", "empire", "clone"),
+    ),
+    Benchmark(
         "gym_blackjack", "Gymnasium Blackjack-v1 via gymnasium.make (action_space.sample())",
         bench_gym_sampled("Blackjack-v1"), ("peers", "gym"),
     ),
     Benchmark(
         "pz_connect_four", "PettingZoo classic connect_four_v3 (AEC, random legal; every env.step counted)",
         bench_aec_masked(_connect_four), ("peers", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_texas_holdem", "PettingZoo classic texas_holdem_v4 env() (AEC, random legal)",
+        bench_aec_masked(_texas_holdem(raw=False)), ("peers", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_texas_holdem_raw", "PettingZoo classic texas_holdem_v4 raw_env (no wrappers)",
+        bench_aec_masked(_texas_holdem(raw=True)), ("peers", "pettingzoo"),
     ),
 ]
 
@@ -370,6 +464,13 @@ RATIOS: list[tuple[str, str, str, str]] = [
     ("raw_solitaire_step / pz_connect_four", "raw_solitaire_step", "pz_connect_four",
      "steps_per_second"),
     ("gym_solitaire / pz_connect_four", "gym_solitaire", "pz_connect_four", "steps_per_second"),
+    ("pz_pillars / pz_texas_holdem", "pz_pillars", "pz_texas_holdem", "steps_per_second"),
+    ("pz_pillars_raw / pz_texas_holdem_raw", "pz_pillars_raw", "pz_texas_holdem_raw",
+     "steps_per_second"),
+    ("pz_pillars_stock / pz_texas_holdem", "pz_pillars_stock", "pz_texas_holdem",
+     "steps_per_second"),
+    ("raw_pillars_step / pz_texas_holdem", "raw_pillars_step", "pz_texas_holdem",
+     "steps_per_second"),
 ]
 
 
@@ -439,9 +540,10 @@ def format_result(name: str, entry: dict[str, Any]) -> str:
 def format_ratios(report: dict[str, Any]) -> str:
     lines = ["ratios (steps/s):"]
     lines += [f"  {name:<34} {value:8.2f}x" for name, value in report["ratios"].items()]
-    clone = report["results"].get("solo_clone", {})
-    if "us_per_clone" in clone:
-        lines.append(f"  {'SoloState.clone()':<34} {clone['us_per_clone']:8.2f} us")
+    for name, label in (("solo_clone", "SoloState.clone()"), ("pillars_clone", "PillarsState.clone()")):
+        clone = report["results"].get(name, {})
+        if "us_per_clone" in clone:
+            lines.append(f"  {label:<34} {clone['us_per_clone']:8.2f} us")
     return "\n".join(lines)
 
 

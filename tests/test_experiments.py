@@ -140,7 +140,7 @@ def test_bench_speed_produces_all_keys(bench, tmp_path):
     names = {b.name for b in bench.BENCHMARKS}
     assert set(report["results"]) == names
     ours = {b.name for b in bench.BENCHMARKS if "empire" in b.groups}
-    assert {"gym_solo", "raw_solo_step", "solo_clone", "gym_solitaire"} <= ours
+    assert {"gym_solo", "raw_solo_step", "solo_clone", "gym_solitaire", "pz_pillars"} <= ours
     for name, entry in report["results"].items():
         if "skipped" in entry:  # an optional peer that cannot be imported here
             assert name not in ours, entry
@@ -159,7 +159,12 @@ def test_bench_speed_produces_all_keys(bench, tmp_path):
 
 def test_bench_speed_only_selects(bench):
     assert [b.name for b in bench.select(["raw_solo_step"])] == ["raw_solo_step"]
-    assert {b.name for b in bench.select(["peers"])} == {"gym_blackjack", "pz_connect_four"}
+    assert {b.name for b in bench.select(["peers"])} == {
+        "gym_blackjack", "pz_connect_four", "pz_texas_holdem", "pz_texas_holdem_raw",
+    }
+    assert {b.name for b in bench.select(["pillars"])} == {
+        "pz_pillars", "pz_pillars_raw", "pz_pillars_stock", "raw_pillars_step", "pillars_clone",
+    }
     with pytest.raises(ValueError):
         bench.select(["no_such_bench"])
     report = bench.run_benchmarks(0.02, ["raw_solo_apply"], warmup=0, log=None)

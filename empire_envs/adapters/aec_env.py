@@ -28,7 +28,9 @@ class AECAdapter(AECEnv):
     mask is all zeros for every agent but ``agent_selection``. The game state is
     ``env.unwrapped.game_state`` (agents that search read it through ``determinize``).
     ``reset(options=...)`` passes the game's own reset options (``game.reset_options``) to the
-    deal; other keys are ignored, as PettingZoo's API test passes arbitrary options.
+    deal; other keys are ignored, as PettingZoo's API test passes arbitrary options. When the
+    game ends, every agent's info holds its own ``"outcome"`` (``"won"``, ``"lost"``, ``"draw"``
+    or ``"truncated"``) and the game's ``"result"`` (e.g. ``"won by seat 2"``).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -121,11 +123,16 @@ class AECAdapter(AECEnv):
             self.rewards[name] = float(step_rewards[seat])
         if game.is_terminal(state):
             truncated = game.is_truncated(state)
-            outcome = game.outcome(state)
+            result = game.outcome(state)
+            final = game.returns(state)
             for name in self.agents:
+                value = final[self.agent_name_mapping[name]]
                 self.terminations[name] = not truncated
                 self.truncations[name] = truncated
-                self.infos[name] = {"outcome": outcome}
+                self.infos[name] = {
+                    "outcome": "truncated" if truncated else _outcome_of(value),
+                    "result": result,
+                }
         else:
             self.agent_selection = self.possible_agents[game.acting_player(state)]
         self._accumulate_rewards()
@@ -198,6 +205,11 @@ def _direct(wrapper: type, check_reset: bool = False) -> type:
 TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
 AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper)
 OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper, check_reset=True)
+
+
+def _outcome_of(final_return: float) -> str:
+    """An agent's own outcome from its final game return (shaping excluded)."""
+    return "won" if final_return > 0 else "lost" if final_return < 0 else "draw"
 
 
 def wrapped_env(raw: AECAdapter) -> AECEnv:

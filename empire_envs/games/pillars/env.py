@@ -53,9 +53,10 @@ time it lays a pillar.
 
 ## Episode End
 
-Terminated when a seat holding four pillars discards (``infos[agent]["outcome"]`` is
-``"won by seat i"``). Truncated after ``max_rounds`` rounds (200; skipped turns count) or, with
-``resource_empty="end_draw"``, when a draw finds the resource pile empty (``"truncated"``).
+Terminated when a seat holding four pillars discards: ``infos[agent]["outcome"]`` is ``"won"``
+or ``"lost"`` for each agent and ``infos[agent]["result"]`` is ``"won by seat i"``. Truncated
+after ``max_rounds`` rounds (200; skipped turns count) or, with ``resource_empty="end_draw"``,
+when a draw finds the resource pile empty (``"truncated"``).
 
 ## Arguments
 

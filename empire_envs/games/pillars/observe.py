@@ -107,29 +107,47 @@ OBSERVATION_SIZE = LAYOUT.size
 
 
 class _Offsets:
-    """Start indices of one kind set's fields, looked up once rather than per observation."""
+    """Start indices of one kind set's fields and the one-hot rows it uses, built once rather
+    than per observation."""
 
     def __init__(self, kinds: KindSet) -> None:
         full, seat = observation_layout(kinds), seat_layout(kinds)
+        k = kinds.size
         self.size = full.size
-        self.k = kinds.size
+        self.k = k
+        self.seat_size = seat.size
         self.hand = full.start("hand")
-        self.seat = [full.start(f"seat {o}") for o in range(MAX_SEATS)]
-        self.seat_fields = {name: seat.start(name) for name, _ in seat.fields}
+        self.seats_end = full.start("public")
         self.public = full.start("public")
         self.phase = full.start("phase")
-        self.trader = full.start("trade trader")
-        self.tabled = full.start("trade tabled")
-        self.offers = full.start("trade offers")
-        self.attacker = full.start("battle attacker")
-        self.defender = full.start("battle defender")
-        self.demand = full.start("battle demand")
-        self.answer = full.start("battle answer")
-        self.ties = full.start("battle ties")
-        self.throws = full.start("battle throws")
+        self.tail = self.phase  # phase, trade and battle blocks are built as one list
+        self.empire_rows = [_one_hot(4, e) for e in range(4)]
+        self.top_rows = [_one_hot(k + 1, t) for t in range(k + 1)]  # 0: empty pile
+        self.kind_rows = self.top_rows  # one-hot "none or kind" rows share the layout
+        self.seat_rows = [_one_hot(MAX_SEATS, o) for o in range(MAX_SEATS)]
+        self.phase_rows = [_one_hot(NUM_DECISION_PHASES, p) for p in range(NUM_DECISION_PHASES)]
+        self.no_phase = [0] * NUM_DECISION_PHASES
+        self.answer_rows = [_one_hot(3, a) for a in range(3)]
+        self.throw_rows = [_one_hot(4, t + 1) for t in range(-1, 3)]  # -1: none
+        self.zero_seats = [0] * MAX_SEATS
+        self.zero_seat_row = [0] * seat.size
+        self.zero_k = [0] * k
+        self.no_trade = [0] * MAX_SEATS + self.top_rows[0] + [0] * (MAX_SEATS * (k + 1))
+        self.no_battle = (
+            [0] * (2 * MAX_SEATS) + self.top_rows[0] + self.answer_rows[0] + [0] + [0] * 8
+        )
+
+
+def _one_hot(size: int, index: int) -> list[int]:
+    row = [0] * size
+    row[index] = 1
+    return row
 
 
 _OFFSETS = {RANK_KINDS.size: _Offsets(RANK_KINDS), CARD_KINDS.size: _Offsets(CARD_KINDS)}
+
+#: counts that fit a byte are converted in one C call (``bytes``); larger ones take the float path
+_BYTE_LIMIT = 256
 
 
 def observation_size(kinds: KindSet) -> int:
@@ -144,68 +162,68 @@ def observation_high(state_config) -> float:
 def observe(state: PillarsState, player: int) -> np.ndarray:
     """What seat ``player`` sees (section 4 of the rules page)."""
     off = _OFFSETS[state.kinds.size]
-    k = off.k
     n = state.n
     over = state.phase == OVER
     known_on = state.config.obs_known_cards
-    zeros_k = [0] * k
     hand = state.hands[player]
-    # Built as one Python list and converted once: far cheaper than per-entry numpy writes.
-    values: list[float] = list(hand)
+    current = -1 if over else state.current
+    # One Python list of small counts, converted to float32 in one go (per-entry numpy writes
+    # cost far more than building the list).
+    values: list[int] = list(hand)
     for o in range(n):
         seat = (player + o) % n
         pile = state.piles[seat]
         pillars = state.pillars[seat]
-        empire = [0, 0, 0, 0]
-        empire[state.empire[seat]] = 1
-        top = [0] * (k + 1)
-        top[pile[-1] + 1 if pile else 0] = 1
-        values += (1, 1 if seat == state.current and not over else 0, state.hand_sizes[seat],
-                   1 if state.pending_skip[seat] else 0)
-        values += empire
+        values += (1, 1 if seat == current else 0, 0, 1 if state.pending_skip[seat] else 0)
+        values += off.empire_rows[state.empire[seat]]
         values += pillars
         values += (state.pillar_jokers[seat], 1 if sum(pillars) >= 2 else 0)
-        values += top
+        values += off.top_rows[pile[-1] + 1 if pile else 0]
         values += state.pile_counts[seat]
-        values += hand if o == 0 else (state.known[seat] if known_on else zeros_k)
-    obs = np.zeros(off.size, dtype=np.float32)
-    obs[:len(values)] = values
-    p = off.public
-    obs[p] = len(state.deck)
-    obs[p + 1] = state.round
-    obs[p + 2] = state.turn % n
-    obs[p + 3] = 1.0 if state.in_first_round else 0.0
-    obs[p + 4] = 1.0 if state.main_done else 0.0
-    obs[p + 5] = 1.0 if state.bonus_used else 0.0
-    phase = state.phase
-    if not over:
-        if bonus_action_available(state):
-            obs[p + 6] = 1.0
-        obs[off.phase + phase] = 1.0
+        values += hand if o == 0 else (state.known[seat] if known_on else off.zero_k)
+    for _ in range(n, MAX_SEATS):
+        values += off.zero_seat_row
+    values += [0] * 7  # the public block, written below (its counts may exceed a byte)
+    values += off.no_phase if over else off.phase_rows[state.phase]
     trader = state.trade_trader
     if trader >= 0:
-        obs[off.trader + (trader - player) % n] = 1.0
-        obs[off.tabled + state.trade_tabled + 1] = 1.0
+        values += off.seat_rows[(trader - player) % n]
+        values += off.kind_rows[state.trade_tabled + 1]
+        revealed = state.trade_revealed
         for o in range(n):
             seat = (player + o) % n
             offered = state.offers[seat]  # the trader's own row always reads "none"
-            visible = offered >= 0 and (state.trade_revealed or seat == player)
-            obs[off.offers + o * (k + 1) + (offered + 1 if visible else 0)] = 1.0
+            visible = offered >= 0 and (revealed or seat == player)
+            values += off.kind_rows[offered + 1 if visible else 0]
+        for _ in range(n, MAX_SEATS):
+            values += off.zero_k
+            values.append(0)
     else:
-        obs[off.tabled] = 1.0
+        values += off.no_trade
     attacker = state.battle_attacker
     if attacker >= 0:
-        obs[off.attacker + (attacker - player) % n] = 1.0
-        obs[off.defender + (state.battle_defender - player) % n] = 1.0
-        obs[off.demand + state.battle_kind + 1] = 1.0
-        obs[off.answer + state.battle_answer] = 1.0
-        obs[off.ties] = state.battle_ties
+        values += off.seat_rows[(attacker - player) % n]
+        values += off.seat_rows[(state.battle_defender - player) % n]
+        values += off.kind_rows[state.battle_kind + 1]
+        values += off.answer_rows[state.battle_answer]
+        values.append(state.battle_ties)
         shown = state.last_throws[0]
         if player == attacker and state.pending_throw >= 0:
             shown = state.pending_throw
-        obs[off.throws + shown + 1] = 1.0
-        obs[off.throws + 4 + state.last_throws[1] + 1] = 1.0
+        values += off.throw_rows[shown + 1]
+        values += off.throw_rows[state.last_throws[1] + 1]
     else:
-        obs[off.demand] = 1.0
-        obs[off.answer] = 1.0
+        values += off.no_battle
+    if max(state.hand_sizes) < _BYTE_LIMIT and state.battle_ties < _BYTE_LIMIT:
+        obs = np.frombuffer(bytes(values), dtype=np.uint8).astype(np.float32)
+    else:
+        obs = np.array(values, dtype=np.float32)
+    size_at = off.hand + off.k + 2  # each seat row's "hand size" entry
+    for o in range(n):
+        obs[size_at + o * off.seat_size] = state.hand_sizes[(player + o) % n]
+    obs[off.public:off.public + 7] = (
+        len(state.deck), state.round, state.turn % n, 1 if state.in_first_round else 0,
+        1 if state.main_done else 0, 1 if state.bonus_used else 0,
+        1 if not over and bonus_action_available(state) else 0,
+    )
     return obs

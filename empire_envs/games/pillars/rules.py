@@ -208,48 +208,65 @@ def skip_targets(state: PillarsState, player: int) -> list[int]:
 
 def legal_actions(state: PillarsState) -> list[int]:
     """The legal action indices of the acting seat, ascending."""
+    actions, battles = _legal_parts(state)
+    if battles is None:
+        return actions
+    # Battles sit between the trades and the pillars in the table.
+    lay = layout(state)
+    before = [a for a in actions if a < lay.battle]
+    return before + list(range(*battles)) + actions[len(before):]
+
+
+def _legal_parts(state: PillarsState) -> tuple[list[int], tuple[int, int] | None]:
+    """The legal indices outside the battle block, and the battle block's legal range (all of
+    a seat's battles are legal together, so masks set them as one slice)."""
     phase = state.phase
     if phase == OVER:
-        return []
+        return [], None
     lay = layout(state)
     player = state.acting_player()
     hand = state.hands[player]
     size = state.kinds.size
     if phase == DISCARD:
-        return [lay.discard + k for k in range(size) if hand[k]]
+        return [lay.discard + k for k in range(size) if hand[k]], None
     if phase == TRADE_OFFER:
-        return [lay.offer + k for k in range(size) if hand[k]]
+        return [lay.offer + k for k in range(size) if hand[k]], None
     if phase in (RPS_ATTACKER, RPS_DEFENDER):
-        return [lay.throw, lay.throw + 1, lay.throw + 2]
+        return [lay.throw, lay.throw + 1, lay.throw + 2], None
     if phase == TRADE_PICK:
         return [
             lay.pick_index(o) for o in range(1, state.n) if state.offers[_seat(state, player, o)] >= 0
-        ]
+        ], None
     if phase == SKIP_TARGET:
         actions = [lay.skip_index(o) for o in skip_targets(state, player)]
         if state.config.skip_optional or not actions:
             actions.append(lay.no_skip)
-        return actions
+        return actions, None
     actions: list[int] = []
+    battles = None
     kinds_now = _interaction_kinds(state, player)
     if Kind.STEAL in kinds_now:
         actions += [lay.steal_index(o) for o in range(1, state.n) if can_steal(state, player, o)]
     if Kind.TRADE in kinds_now and any(state.hand_sizes[s] for s in range(state.n) if s != player):
         actions += [lay.trade + k for k in range(size) if hand[k]]
     if Kind.BATTLE in kinds_now:
-        actions += range(lay.battle, lay.battle + (state.n - 1) * size)
+        battles = (lay.battle, lay.battle + (state.n - 1) * size)
     if phase == BUILD:
         actions += pillar_actions(state, player, lay)
         actions.append(lay.end_build)
     elif state.config.main_action_optional:
         actions.append(lay.end_build)
-    return actions
+    return actions, battles
 
 
 def legal_mask(state: PillarsState) -> np.ndarray:
     """The int8 mask of the acting seat (a fresh array)."""
     mask = np.zeros(layout(state).size, dtype=np.int8)
-    mask[legal_actions(state)] = 1
+    actions, battles = _legal_parts(state)
+    if actions:
+        mask[actions] = 1
+    if battles is not None:
+        mask[battles[0]:battles[1]] = 1
     return mask
 
 
