@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python experiments/bench_speed.py [--seconds 5] [--only solo,peers] [--json PATH]
+    python experiments/bench_speed.py [--seconds 5] [--repeat 1] [--only solo,peers] [--json PATH]
 
 Every masked loop picks its action the same way: ``random.Random(seed).choice`` over the legal
 indices (``np.flatnonzero(mask)`` where the API gives a mask, the legal list where it gives a
@@ -488,19 +488,37 @@ def select(only: Sequence[str] | None) -> list[Benchmark]:
 
 def run_benchmarks(
     seconds: float = 5.0, only: Sequence[str] | None = None, seed: int = 0,
-    warmup: float | None = None, log: Callable[[str], None] | None = print,
+    warmup: float | None = None, log: Callable[[str], None] | None = print, repeat: int = 1,
 ) -> dict[str, Any]:
-    """Run the selected benchmarks; a JSON-ready dict with ``results`` and ``ratios``."""
+    """Run the selected benchmarks; a JSON-ready dict with ``results`` and ``ratios``.
+
+    With ``repeat > 1`` the selected benchmarks run round after round (A, B, ..., A, B, ...) and
+    each reports the median of its rounds, so a load change on the machine hits both sides of a
+    ratio alike; every round's figure is kept under ``steps_per_second_runs``.
+    """
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat}")
     warmup = min(0.5, seconds / 10) if warmup is None else warmup
+    chosen = select(only)
+    runs: dict[str, list[dict[str, Any]]] = {bench.name: [] for bench in chosen}
+    skipped: dict[str, str] = {}
+    for round_index in range(repeat):
+        for bench in chosen:
+            if bench.name in skipped:
+                continue
+            try:
+                if warmup > 0 and round_index == 0:
+                    bench.run(warmup, seed)
+                runs[bench.name].append(bench.run(seconds, seed))
+            except Skipped as reason:
+                skipped[bench.name] = str(reason)
     results: dict[str, dict[str, Any]] = {}
-    for bench in select(only):
+    for bench in chosen:
         entry: dict[str, Any] = {"description": bench.description}
-        try:
-            if warmup > 0:
-                bench.run(warmup, seed)
-            entry.update(bench.run(seconds, seed))
-        except Skipped as reason:
-            entry["skipped"] = str(reason)
+        if bench.name in skipped:
+            entry["skipped"] = skipped[bench.name]
+        else:
+            entry.update(_median_run(runs[bench.name]))
         results[bench.name] = entry
         if log:
             log(format_result(bench.name, entry))
@@ -516,10 +534,20 @@ def run_benchmarks(
         "processor": platform.processor(),
         "numpy": np.__version__,
         "seconds": seconds,
+        "repeat": repeat,
         "seed": seed,
         "results": results,
         "ratios": ratios,
     }
+
+
+def _median_run(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round with the median speed (one round: itself), with every round's figure."""
+    key = "us_per_clone" if "us_per_clone" in rounds[0] else "steps_per_second"
+    ordered = sorted(rounds, key=lambda entry: entry[key])
+    middle = dict(ordered[(len(ordered) - 1) // 2])
+    middle[f"{key}_runs"] = [entry[key] for entry in rounds]
+    return middle
 
 
 def format_result(name: str, entry: dict[str, Any]) -> str:
@@ -557,16 +585,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(benchmarks: {', '.join(b.name for b in BENCHMARKS)}; "
         f"groups: {', '.join(sorted({g for b in BENCHMARKS for g in b.groups}))})",
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="rounds over the selected benchmarks; each reports its median round (default 1)",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON ('-': stdout)")
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     try:
         select(args.only)
     except ValueError as error:
         parser.error(str(error))
     log = text_log(args.json)
-    report = run_benchmarks(args.seconds, args.only, args.seed, log=log)
+    report = run_benchmarks(args.seconds, args.only, args.seed, log=log, repeat=args.repeat)
     log(format_ratios(report))
     emit_json(report, args.json, log)
     return 0

@@ -170,3 +170,15 @@ def test_bench_speed_only_selects(bench):
     report = bench.run_benchmarks(0.02, ["raw_solo_apply"], warmup=0, log=None)
     assert list(report["results"]) == ["raw_solo_apply"]
     assert report["ratios"] == {}
+
+
+def test_bench_speed_repeat_reports_the_median_round(bench):
+    report = bench.run_benchmarks(
+        0.02, ["raw_solo_step", "raw_pillars_step"], warmup=0, log=None, repeat=3
+    )
+    for entry in report["results"].values():
+        rounds = entry["steps_per_second_runs"]
+        assert len(rounds) == 3
+        assert entry["steps_per_second"] == sorted(rounds)[1]
+    with pytest.raises(ValueError, match="repeat"):
+        bench.run_benchmarks(0.02, ["raw_solo_step"], log=None, repeat=0)

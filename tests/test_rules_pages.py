@@ -16,6 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = {
     "solo": ("solo.md", "EmpireSoloEnv", "SoloConfig"),
     "solitaire": ("solitaire.md", "EmpireSolitaireEnv", "SolitaireConfig"),
+    "pillars": ("pillars.md", "raw_env", "PillarsConfig"),
+}
+#: how each page names its observation Box (the multiplayer ones hold raw counts up to ``high``)
+BOX_TEXT = {
+    "solo": "Box(0, 1, ({size},), float32)",
+    "solitaire": "Box(0, 1, ({size},), float32)",
+    "pillars": "Box(0, high, ({size},), float32)",
 }
 games = pytest.mark.parametrize("game", sorted(GAMES))
 
@@ -43,7 +50,7 @@ def test_rules_page_has_the_code_tables(game):
     assert rst_tables(actions.__doc__) in page
     assert rst_tables(observe.__doc__) in page
     assert f"Discrete({actions.NUM_ACTIONS})" in page
-    assert f"Box(0, 1, ({observe.OBSERVATION_SIZE},), float32)" in page
+    assert BOX_TEXT[game].format(size=observe.OBSERVATION_SIZE) in page
 
 
 @games

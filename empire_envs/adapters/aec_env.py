@@ -186,24 +186,41 @@ def _forward(name: str, check_reset: bool) -> property:
     def read(self):
         if check_reset and not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
+        return getattr(self._game_env, name)
 
-    return property(read, doc=f"``{name}`` of the wrapped env, read directly")
+    return property(read, doc=f"``{name}`` of the game env, read directly")
 
 
 def _direct(wrapper: type, check_reset: bool = False) -> type:
-    """A subclass of a PettingZoo wrapper whose hot attributes are plain properties: the same
-    behaviour (reads go to the wrapped env, the before-reset checks stay), without the
-    ``__getattr__`` chain."""
+    """A subclass of a PettingZoo wrapper whose hot attributes are plain properties reading the
+    game env underneath every wrapper: the same values (no wrapper in PettingZoo's stack keeps
+    its own copy of them), the before-reset checks kept, one call instead of a
+    ``__getattr__`` chain through each wrapper level."""
+
+    def __init__(self, env, *args, **kwargs):
+        wrapper.__init__(self, env, *args, **kwargs)
+        self._game_env = env.unwrapped
+
     namespace = {
         name: _forward(name, check_reset and name in _NEEDS_RESET) for name in _HOT_ATTRIBUTES
     }
+    namespace["__init__"] = __init__
     namespace["__doc__"] = wrapper.__doc__
     return type(wrapper.__name__, (wrapper,), namespace)
 
 
+class AssertOutOfBoundsWrapper(_direct(wrappers.AssertOutOfBoundsWrapper)):
+    """PettingZoo's ``AssertOutOfBoundsWrapper``; a plain in-range ``int`` skips the space's
+    general ``contains`` (which accepts the same ints)."""
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._game_env.num_actions:
+            wrappers.BaseWrapper.step(self, action)
+        else:
+            super().step(action)
+
+
 TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
-AssertOutOfBoundsWrapper = _direct(wrappers.AssertOutOfBoundsWrapper)
 OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper, check_reset=True)
 
 

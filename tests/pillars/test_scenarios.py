@@ -272,7 +272,10 @@ def test_scenario_08_pillar_with_jokers():
     assert pillar_set(state) == {L.pillar_index(r, 4) for r in merchant_rest}
     act(state, L.pillar_index(rank("9"), 4))
     assert state.pillars[0][rank("9")] == 1 and state.hand_sizes[0] == 0
-    assert state.pillar_cards[0][JOKER] == 4 and len(state.deck) == len(FILLER)  # no draw
+    # Not a first pillar, so no draw of six; the empty hand ends the turn (ruling 35) and the
+    # only card taken from the pile is the next seat's automatic draw.
+    assert state.pillar_cards[0][JOKER] == 4 and len(state.deck) == len(FILLER) - 1
+    assert state.current == 1 and state.phase == MAIN
 
 
 def test_scenario_09_first_pillar_draw():
@@ -416,14 +419,14 @@ def _last_pillar_state(**config_kwargs):
 
 @pytest.mark.parametrize("scheme, loss", [("win_loss", -1.0), ("zero_sum", -1.0 / 3)])
 def test_scenario_14_win_needs_the_discard(scheme, loss):
-    """Scenario 14: the fourth pillar empties the hand: no win that turn; next turn the player
+    """Scenario 14: the fourth pillar empties the hand, which ends the turn (ruling 35): no win
+    that turn; next turn the player
     draws, acts, discards and wins: +1/-1/-1/-1 (zero_sum: +1/-1/3 each)."""
     state = _last_pillar_state(reward_scheme=scheme)
     assert state.empire[0] == WARLORD
     assert act(state, L.pillar_index(rank("A"), 0)) == [0.0] * 4
     assert state.pillar_count(0) == 4 and state.hand_sizes[0] == 0
-    assert state.outcome == ONGOING and state.phase == BUILD
-    act(state, L.end_build)
+    # Ruling 35: the empty hand ends the turn at once, with no discard and so no win.
     assert state.outcome == ONGOING and state.current == 1 and state.piles[0] == []
     for _ in range(3):
         quiet_turn(state)
@@ -884,3 +887,17 @@ def test_new_game_rejects_bad_deck_and_seat():
         rules.new_game(config, rng0(), deck=good[:-1] + [14], first_player=0)
     with pytest.raises(ValueError, match="first_player"):
         rules.new_game(config, rng0(), deck=good, first_player=4)
+
+
+def test_ruling_35_an_emptied_hand_forfeits_the_unused_bonus():
+    """Ruling 35: a Thief whose third pillar takes its last four cards cannot use its unused
+    bonus steal to refill the hand; the turn passes at once, with no discard."""
+    state = build_state(
+        hands={0: ["5", "5", "5", "5"], 1: ["9"], 2: ["9"], 3: ["9"]},
+        piles={1: ["J"]}, pillars={0: [rank("3"), rank("4")]}, phase=BUILD, deck=FILLER,
+    )
+    assert L.steal_index(1) in legal(state), "the bonus steal is open before the pillar"
+    act(state, L.pillar_index(rank("5"), 0))
+    assert state.pillar_count(0) == 3 and state.hand_sizes[0] == 0
+    assert state.current == 1 and state.phase == MAIN
+    assert state.piles[0] == [] and state.piles[1] == [kind("J")]

@@ -350,6 +350,8 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
     elif kind is Kind.PILLAR:
         _lay_pillar(state, player, a, b, rng)
         rewards[player] += state.config.pillar_shaping
+        if state.hand_sizes[player] == 0 and state.outcome == ONGOING:
+            _end_turn(state, rng)  # section 35: an empty hand ends the turn, no discard, no win
     elif kind is Kind.END_BUILD:
         if state.phase == MAIN:  # declining the optional main action (section 11)
             state.main_done = True
