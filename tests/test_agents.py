@@ -5,26 +5,48 @@ from __future__ import annotations
 import gymnasium
 import pytest
 
-import empire_envs  # noqa: F401  (registers the ids)
+import empire_envs
+from empire_envs.adapters.single_agent import AECSingleAgentEnv
 from empire_envs.agents import agent_names, make_agent
 from empire_envs.agents.base import GAME_AGENTS
 from empire_envs.registry import ENTRIES
 
+#: game name -> (env id of its default variant, api)
 GAME_ENV = {}
 for _item in ENTRIES:
-    if _item.api == "gymnasium" and not _item.kwargs:
-        GAME_ENV[gymnasium.make(_item.env_id).unwrapped.game.name] = _item.env_id
+    if _item.kwargs:
+        continue
+    if _item.api == "gymnasium":
+        GAME_ENV[gymnasium.make(_item.env_id).unwrapped.game.name] = (_item.env_id, "gymnasium")
+    else:
+        GAME_ENV[empire_envs.make(_item.env_id).unwrapped.game.name] = (_item.env_id, "pettingzoo")
+
+#: short multiplayer games, so that search agents finish three of them quickly
+SHORT_GAME = {"max_rounds": 3}
+SHORT_CAMPAIGN = {"max_rounds": 3, "campaign_max_games": 3}
 
 CASES = [(game, name) for game in sorted(GAME_ENV) for name in agent_names(game)]
 
 
 def test_every_game_with_an_env_has_its_own_agents():
     assert set(GAME_ENV) == set(GAME_AGENTS)
+    assert {"Empire solo", "Empire Solitaire", "Pillars", "Pillars campaign"} <= set(GAME_ENV)
+
+
+def _multiplayer_env(env_id: str) -> AECSingleAgentEnv:
+    short = SHORT_CAMPAIGN if "Campaign" in env_id else SHORT_GAME
+    return AECSingleAgentEnv(
+        empire_envs.make(env_id, **short), learner_seat="all", illegal_action="raise"
+    )
 
 
 @pytest.mark.parametrize(("game", "name"), CASES, ids=[f"{g}:{n}" for g, n in CASES])
 def test_agent_plays_legal_episodes(game, name):
-    env = gymnasium.make(GAME_ENV[game], illegal_action="raise")
+    env_id, api = GAME_ENV[game]
+    if api == "gymnasium":
+        env = gymnasium.make(env_id, illegal_action="raise")
+    else:  # one seat of the game, every seat in turn, random players elsewhere
+        env = _multiplayer_env(env_id)
     agent = make_agent(name, game, seed=0)
     for episode in range(3):
         agent.reset(seed=episode)

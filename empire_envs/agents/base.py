@@ -67,7 +67,14 @@ GAME_AGENTS: dict[str, dict[str, str]] = {
         "reveal-solve": "empire_envs.agents.solitaire:RevealThenSolveAgent",
         "solver": "empire_envs.agents.solitaire:SolverAgent",
     },
+    "Pillars": {
+        "heuristic": "empire_envs.agents.pillars_heuristic:PillarsHeuristicAgent",
+        "ismcts": "empire_envs.agents.ismcts:ISMCTSAgent",
+        "heuristic-ismcts": "empire_envs.agents.pillars_heuristic:HeuristicISMCTSAgent",
+    },
 }
+#: the campaign plays Pillars games: the same agents play its current game
+GAME_AGENTS["Pillars campaign"] = dict(GAME_AGENTS["Pillars"])
 
 
 def game_name(env: Any, fallback: str) -> str:
