@@ -127,11 +127,8 @@ def apply(state: CampaignState, action: int, rng: np.random.Generator) -> list[f
 
 
 def returns(state: CampaignState) -> list[float]:
-    n = state.n
-    if state.outcome != WON:
-        return [0.0] * n
-    loss = -1.0 if state.config.reward_scheme == "win_loss" else -1.0 / (n - 1)
-    return [1.0 if seat == state.winner else loss for seat in range(n)]
+    """The campaign's own result, scored like one game's (``rules.win_rewards``)."""
+    return rules.win_rewards(state.n, state.winner if state.outcome == WON else -1, state.config)
 
 
 def legal_actions(state: CampaignState) -> list[int]:

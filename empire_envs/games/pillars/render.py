@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...core.drawing import default_font
 from .state import (
     ANSWER_NO,
     ANSWER_YES,
@@ -203,15 +204,6 @@ def _group(rank_kind: int) -> int:
     return (rank_kind - 1) // 4 + 1
 
 
-@lru_cache(maxsize=8)
-def _font(size: int):
-    from PIL import ImageFont
-
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has one fixed-size default font
-        return ImageFont.load_default()
-
 
 @lru_cache(maxsize=1024)
 def _glyph(rank: str, suit: str, group: int, red: bool, count: int, faint: bool = False):
@@ -224,18 +216,18 @@ def _glyph(rank: str, suit: str, group: int, red: bool, count: int, faint: bool 
     colour = _GROUP_COLOURS[group]
     if faint:  # a pillar slot of the seat's empire not laid yet
         draw.rounded_rectangle(box, radius=4, outline=_SLOT, width=1)
-        draw.text((CARD_W // 2, 15), rank, fill=_SLOT, font=_font(12), anchor="mm")
+        draw.text((CARD_W // 2, 15), rank, fill=_SLOT, font=default_font(12), anchor="mm")
         return image
     draw.rounded_rectangle(box, radius=4, fill=_CARD_FILL, outline=_CARD_EDGE)
     draw.rectangle((2, 2, CARD_W - 3, 5), fill=colour)
     text_colour = _RED if red else colour
     if suit:  # the exact-card game: the suit in the bottom left corner
-        draw.text((CARD_W // 2, 16), rank, fill=text_colour, font=_font(13), anchor="mm")
-        draw.text((3, CARD_H - 2), suit, fill=text_colour, font=_font(10), anchor="ld")
+        draw.text((CARD_W // 2, 16), rank, fill=text_colour, font=default_font(13), anchor="mm")
+        draw.text((3, CARD_H - 2), suit, fill=text_colour, font=default_font(10), anchor="ld")
     else:
-        draw.text((CARD_W // 2, 16), rank, fill=text_colour, font=_font(13), anchor="mm")
+        draw.text((CARD_W // 2, 16), rank, fill=text_colour, font=default_font(13), anchor="mm")
     if count > 1:
-        draw.text((CARD_W - 3, CARD_H - 2), f"x{count}", fill=_CARD_EDGE, font=_font(10),
+        draw.text((CARD_W - 3, CARD_H - 2), f"x{count}", fill=_CARD_EDGE, font=default_font(10),
                   anchor="rd")
     return image
 
@@ -247,7 +239,7 @@ def _empty_slot(text: str):
     image = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), radius=4, outline=_SLOT, width=1)
-    draw.text((CARD_W // 2, CARD_H // 2), text, fill=_MUTED, font=_font(11), anchor="mm")
+    draw.text((CARD_W // 2, CARD_H // 2), text, fill=_MUTED, font=default_font(11), anchor="mm")
     return image
 
 
@@ -272,7 +264,7 @@ def _label(text: str, size: int, fill: tuple[int, int, int]):
     is most of a frame's cost, and the same labels come back frame after frame."""
     from PIL import Image, ImageDraw
 
-    font = _font(size)
+    font = default_font(size)
     left, top, right, bottom = font.getbbox(text, anchor="lm")
     left = min(left, 0)
     image = Image.new("RGBA", (max(right - left, 1), max(bottom - top, 1)), (0, 0, 0, 0))
@@ -293,7 +285,7 @@ def _text(image, x: int, y: int, text: str, size: int = 12, fill=_TEXT, right: b
 def _badge_image(text: str, fill: tuple[int, int, int], text_fill: tuple[int, int, int]):
     from PIL import Image, ImageDraw
 
-    font = _font(11)
+    font = default_font(11)
     width = int(font.getlength(text)) + 10
     image = Image.new("RGBA", (width + 1, 17), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)

@@ -14,7 +14,6 @@ from .actions import MAX_JOKERS, ActionLayout, Kind, layout_for
 from .config import PillarsConfig
 from .state import (
     ANSWER_NO,
-    ANSWER_UNKNOWN,
     ANSWER_YES,
     BUILD,
     DISCARD,
@@ -377,7 +376,7 @@ def _start_interaction(state: PillarsState) -> None:
     """A new trade or battle replaces the record of the last one; it counts as the main action
     from MAIN and as the bonus action from BUILD."""
     state.origin = ORIGIN_MAIN if state.phase == MAIN else ORIGIN_BONUS
-    _clear_records(state)
+    state.clear_records()
 
 
 def _finish_interaction(state: PillarsState) -> None:
@@ -386,22 +385,6 @@ def _finish_interaction(state: PillarsState) -> None:
     else:
         state.bonus_used = True
     state.phase = BUILD
-
-
-def _clear_records(state: PillarsState) -> None:
-    n = state.n
-    state.trade_trader = -1
-    state.trade_tabled = -1
-    state.trade_queue = []
-    state.offers = [-1] * n
-    state.trade_revealed = False
-    state.battle_attacker = -1
-    state.battle_defender = -1
-    state.battle_kind = -1
-    state.battle_answer = ANSWER_UNKNOWN
-    state.battle_ties = 0
-    state.pending_throw = -1
-    state.last_throws = [-1, -1]
 
 
 def _move_card(state: PillarsState, giver: int, taker: int, kind: int) -> None:
@@ -552,7 +535,7 @@ def _discard(state: PillarsState, player: int, kind: int, rng: np.random.Generat
 
 
 def _end_turn(state: PillarsState, rng: np.random.Generator) -> None:
-    _clear_records(state)
+    state.clear_records()
     state.main_done = False
     state.bonus_used = False
     state.current = (state.current + 1) % state.n
@@ -636,11 +619,15 @@ def is_truncated(state: PillarsState) -> bool:
 
 def final_rewards(state: PillarsState) -> list[float]:
     """Section 1: winner +1, the others -1 (or ``-1/(n-1)`` when zero-sum); 0 on truncation."""
-    n = state.n
-    if state.outcome != WON:
+    return win_rewards(state.n, state.winner if state.outcome == WON else -1, state.config)
+
+
+def win_rewards(n: int, winner: int, config: PillarsConfig) -> list[float]:
+    """+1 to ``winner`` and the scheme's loss to every other seat; all 0 when ``winner`` is -1."""
+    if winner < 0:
         return [0.0] * n
-    loss = -1.0 if state.config.reward_scheme == "win_loss" else -1.0 / (n - 1)
-    return [1.0 if seat == state.winner else loss for seat in range(n)]
+    loss = -1.0 if config.reward_scheme == "win_loss" else -1.0 / (n - 1)
+    return [1.0 if seat == winner else loss for seat in range(n)]
 
 
 def outcome_name(state: PillarsState) -> str:

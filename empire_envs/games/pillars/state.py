@@ -182,10 +182,17 @@ class PillarsState:
         self.main_done = False
         self.bonus_used = False
         self.origin = ORIGIN_MAIN
+        self.clear_records()
+        self.outcome = ONGOING
+        self.winner = -1
+        self.coin_flips = 0
+
+    def clear_records(self) -> None:
+        """No trade or battle on record (a new turn, or one about to start)."""
         self.trade_trader = -1
         self.trade_tabled = -1
         self.trade_queue: list[int] = []
-        self.offers = [-1] * n
+        self.offers = [-1] * self.n
         self.trade_revealed = False
         self.battle_attacker = -1
         self.battle_defender = -1
@@ -194,9 +201,6 @@ class PillarsState:
         self.battle_ties = 0
         self.pending_throw = -1
         self.last_throws = [-1, -1]
-        self.outcome = ONGOING
-        self.winner = -1
-        self.coin_flips = 0
 
     def clone(self) -> "PillarsState":
         """An exact, independent copy (the config and kind tables are shared: they are frozen)."""

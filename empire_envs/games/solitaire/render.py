@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 
 from ...core.cards import card_str, is_black
+from ...core.drawing import default_font
 from .state import COLS, OUTCOME_NAMES, ROWS, SolitaireState
 
 
@@ -40,7 +40,7 @@ def to_rgb(state: SolitaireState) -> np.ndarray:
 
     image = Image.new("RGB", (WIDTH, HEIGHT), _BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font, small = _font(16), _font(12)
+    font, small = default_font(16), default_font(12)
     draw.text((12, 8), to_text(state).splitlines()[0], fill=_TEXT, font=small)
     for cell, card in enumerate(state.grid):
         row, col = divmod(cell, COLS)
@@ -68,11 +68,3 @@ def to_rgb(state: SolitaireState) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8).copy()
 
 
-@lru_cache(maxsize=8)
-def _font(size: int):
-    from PIL import ImageFont
-
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1
-        return ImageFont.load_default()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 
 from ...core.cards import card_str, is_black, rank_of
+from ...core.drawing import default_font
 from . import rules
 from .state import (
     BASE,
@@ -100,8 +100,8 @@ def to_rgb(state: SoloState) -> np.ndarray:
 
     image = Image.new("RGB", (WIDTH, HEIGHT), _BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = _font(14)
-    small = _font(12)
+    font = default_font(14)
+    small = default_font(12)
     draw.text((12, 8), to_text(state).splitlines()[0], fill=_TEXT, font=small)
 
     column = WIDTH // NUM_TERRITORIES
@@ -155,11 +155,3 @@ def _card(draw, x: int, y: int, card: int, font, face_down: bool = False) -> Non
     draw.text((x + 5, y + 4), card_str(card), fill=colour, font=font)
 
 
-@lru_cache(maxsize=8)
-def _font(size: int):
-    from PIL import ImageFont
-
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has one fixed-size default font
-        return ImageFont.load_default()
