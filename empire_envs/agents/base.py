@@ -35,10 +35,9 @@ class Agent(ABC):
         """
 
 
-class RandomAgent(Agent):
-    """Uniform over the legal actions of the mask."""
-
-    name = "random"
+class SeededAgent(Agent):
+    """An agent whose random choices come from its own generator ``self.rng``, seeded at
+    construction and reseeded by ``reset(seed)``."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -46,6 +45,12 @@ class RandomAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+
+class RandomAgent(SeededAgent):
+    """Uniform over the legal actions of the mask."""
+
+    name = "random"
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         legal = np.flatnonzero(action_mask)

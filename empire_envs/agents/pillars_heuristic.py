@@ -52,7 +52,7 @@ from ..games.pillars.state import (
     empire_of,
     full_deck_counts,
 )
-from .base import Agent
+from .base import SeededAgent
 from .ismcts import ISMCTSAgent
 
 EMPIRES = (1, 2, 3)  # Thief, Merchant, Warlord
@@ -220,17 +220,10 @@ class _View:
         return state.pillar_count(seat) + 0.15 * min(best, 4) + 0.02 * state.hand_sizes[seat]
 
 
-class PillarsHeuristicAgent(Agent):
+class PillarsHeuristicAgent(SeededAgent):
     """A rule-based Pillars player (see the module docstring); reads only its seat's view."""
 
     name = "heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         if state is None:
