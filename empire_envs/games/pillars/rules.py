@@ -278,7 +278,10 @@ def is_legal(state: PillarsState, action: int) -> bool:
         action = int(action)
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < lay.size:
         return False
-    kind, a, b = lay.decode(action)
+    return _is_legal_action(state, *lay.decode(action))
+
+
+def _is_legal_action(state: PillarsState, kind: Kind, a: int, b: int) -> bool:
     player = state.acting_player()
     phase = state.phase
     if kind in (Kind.STEAL, Kind.TRADE, Kind.BATTLE):
@@ -318,16 +321,17 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
         raise IllegalActionError("the game is over")
     if isinstance(action, np.integer):
         action = int(action)
-    if not is_legal(state, action):
-        lay = layout(state)
-        name = lay.name(action) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
+    lay = layout(state)
+    in_range = isinstance(action, int) and not isinstance(action, bool) and 0 <= action < lay.size
+    decoded = lay.decode(action) if in_range else None
+    if decoded is None or not _is_legal_action(state, *decoded):
+        name = lay.name(action) if in_range else repr(action)
         raise IllegalActionError(
             f"{name} (action {action}) is not legal for seat {state.acting_player()} in phase "
             f"{state.phase}; legal: {legal_actions(state)}"
         )
     rewards = [0.0] * state.n
-    lay = layout(state)
-    kind, a, b = lay.decode(action)
+    kind, a, b = decoded
     player = state.acting_player()
     if kind is Kind.STEAL:
         _start_interaction(state)
