@@ -32,6 +32,8 @@ _PILLARS = "empire_envs.games.pillars.env:env"
 
 _PILLARS_CAMPAIGN = "empire_envs.games.pillars.campaign:env"
 
+_MAP_DUEL = "empire_envs.games.map_duel.env:env"
+
 ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
     EnvEntry(
@@ -79,6 +81,25 @@ ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(
         f"{NAMESPACE}/PillarsCampaign-v0", "pettingzoo", _PILLARS_CAMPAIGN, {},
         "Pillars' Emperor Overlord series: games until one player has won with all three empires",
+    ),
+    # Map Duel: the ruling's map_duel_*_v0 family (docs/rules/map_duel.md).
+    EnvEntry(f"{NAMESPACE}/MapDuel-v0", "pettingzoo", _MAP_DUEL, {}, "Map Duel, as ruled"),
+    EnvEntry(
+        f"{NAMESPACE}/MapDuelRandomFirst-v0", "pettingzoo", _MAP_DUEL, {"first_player": "random"},
+        "Map Duel with a random first player",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/MapDuelHiddenPools-v0", "pettingzoo", _MAP_DUEL, {"hidden_pools": True},
+        "Map Duel where the opponent's pool shows only its size",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/MapDuelKing8-v0", "pettingzoo", _MAP_DUEL,
+        {"king_reach": "all8", "ace_blocking": "faces"},
+        "Map Duel, chess-like: Kings reach diagonals, faces block Aces",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/MapDuelB15-v0", "pettingzoo", _MAP_DUEL, {"board_size": 15},
+        "Map Duel on a 15 x 15 board",
     ),
 )
 

@@ -24,6 +24,7 @@ for _item in ENTRIES:
 #: short multiplayer games, so that search agents finish three of them quickly
 SHORT_GAME = {"max_rounds": 3}
 SHORT_CAMPAIGN = {"max_rounds": 3, "campaign_max_games": 3}
+SHORT_DUEL = {"max_turns": 4}
 
 CASES = [(game, name) for game in sorted(GAME_ENV) for name in agent_names(game)]
 
@@ -34,7 +35,7 @@ def test_every_game_with_an_env_has_its_own_agents():
 
 
 def _multiplayer_env(env_id: str) -> AECSingleAgentEnv:
-    short = SHORT_CAMPAIGN if "Campaign" in env_id else SHORT_GAME
+    short = SHORT_CAMPAIGN if "Campaign" in env_id else SHORT_DUEL if "MapDuel" in env_id else SHORT_GAME
     return AECSingleAgentEnv(
         empire_envs.make(env_id, **short), learner_seat="all", illegal_action="raise"
     )

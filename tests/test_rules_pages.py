@@ -17,12 +17,14 @@ GAMES = {
     "solo": ("solo.md", "EmpireSoloEnv", "SoloConfig"),
     "solitaire": ("solitaire.md", "EmpireSolitaireEnv", "SolitaireConfig"),
     "pillars": ("pillars.md", "raw_env", "PillarsConfig"),
+    "map_duel": ("map_duel.md", "raw_env", "MapDuelConfig"),
 }
 #: how each page names its observation Box (the multiplayer ones hold raw counts up to ``high``)
 BOX_TEXT = {
     "solo": "Box(0, 1, ({size},), float32)",
     "solitaire": "Box(0, 1, ({size},), float32)",
     "pillars": "Box(0, high, ({size},), float32)",
+    "map_duel": "Box(0, high, ({size},), float32)",
 }
 games = pytest.mark.parametrize("game", sorted(GAMES))
 

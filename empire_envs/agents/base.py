@@ -78,6 +78,10 @@ GAME_AGENTS: dict[str, dict[str, str]] = {
         "heuristic-ismcts": "empire_envs.agents.pillars_heuristic:HeuristicISMCTSAgent",
     },
 }
+GAME_AGENTS["Map Duel"] = {
+    "heuristic": "empire_envs.agents.map_duel_heuristic:MapDuelHeuristicAgent",
+    "ismcts": "empire_envs.agents.ismcts:ISMCTSAgent",
+}
 #: the campaign plays Pillars games: the same agents play its current game
 GAME_AGENTS["Pillars campaign"] = dict(GAME_AGENTS["Pillars"])
 

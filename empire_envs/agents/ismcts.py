@@ -57,6 +57,7 @@ RolloutPolicy = Callable[[Any, list[int], random.Random], int]
 _KNOWN_GAMES: dict[str, str] = {
     "empire_envs.games.pillars.state.PillarsState": "empire_envs.games.pillars:GAME",
     "empire_envs.games.pillars.campaign.CampaignState": "empire_envs.games.pillars.campaign:CAMPAIGN_GAME",
+    "empire_envs.games.map_duel.state.MapDuelState": "empire_envs.games.map_duel:GAME",
 }
 _REGISTERED: dict[type, MultiplayerGame] = {}
 

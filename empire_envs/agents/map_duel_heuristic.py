@@ -1,0 +1,89 @@
+"""A one-move-deep rule-of-thumb player for Map Duel.
+
+Every legal action is scored by the position it leads to (the game is open: both pools and the
+map are public, so nothing hidden is read), and the best is played:
+
+* the colour share of the map's number cards (consuming the opponent's colour, building my own);
+* faces on the map, mine against the enemy's (a confrontation counts by its odds, coins at 1/2,
+  from ``rules.confront_odds``, never by a coin flip the agent could not know);
+* my Kings' and Queens' pool values against the enemy faces next to them (keep pools strong);
+* a small bonus for ending the game as the winner, a large one for winning.
+
+Setup placements and cells are scored the same way (the starting face goes next to the most
+opposite-colour cards). Ties fall to the agent's own seeded generator, so it is repeatable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..games.map_duel import rules
+from ..games.map_duel.actions import Kind, layout_for
+from ..games.map_duel.state import OVER, REMOVED, SETUP_FACE, MapDuelState
+from .base import SeededAgent
+
+
+def evaluate(state: MapDuelState, seat: int) -> float:
+    """How good ``state`` looks for ``seat`` (higher is better; a win is worth 100)."""
+    if state.phase == OVER:
+        if state.winner == seat:
+            return 100.0
+        return -100.0 if state.winner == 1 - seat else 0.0
+    share = rules.colour_share(state)
+    mine_share = share if seat == 0 else 1.0 - share
+    my_faces = len(rules.faces_on_map(state, seat))
+    their_faces = len(rules.faces_on_map(state, 1 - seat))
+    totals = rules.suit_totals(state.pools[seat])
+    strength = sum(rules.face_value(state, seat, f, totals) for f in rules.faces_on_map(state, seat))
+    return 10.0 * mine_share + 3.0 * (my_faces - their_faces) + 0.05 * strength + 0.1 * sum(state.pools[seat])
+
+
+class MapDuelHeuristicAgent(SeededAgent):
+    """Scores each legal action one move deep (see the module docstring)."""
+
+    name = "heuristic"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if state is None:
+            raise ValueError("the Map Duel heuristic reads the game state; pass it to act()")
+        legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if not legal:
+            raise ValueError("no legal action in the mask")
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current
+        lay = layout_for(state.B)
+        if state.phase == SETUP_FACE:  # a King: its pool value counts most in confrontations
+            kings = [a for a in legal if lay.decode(a).a % 4 == 2]
+            return kings[int(self.rng.integers(len(kings)))] if kings else legal[0]
+        best, best_score = [], -np.inf
+        for action in legal:
+            score = self._score(state, seat, lay, action)
+            if score > best_score + 1e-9:
+                best, best_score = [action], score
+            elif abs(score - best_score) <= 1e-9:
+                best.append(action)
+        return best[int(self.rng.integers(len(best)))]
+
+    def _score(self, state: MapDuelState, seat: int, lay, action: int) -> float:
+        kind, a, b = lay.decode(action)
+        if kind is Kind.CONFRONT:
+            win, lose = rules.confront_odds(state, seat, a, b)
+            score = 0.0
+            for removed_seat, removed_face, p in ((1 - seat, b, win), (seat, a, lose)):
+                if p:
+                    after = state.clone()
+                    after.board[after.face_pos[removed_seat][removed_face]] = -1
+                    after.face_pos[removed_seat][removed_face] = -1
+                    after.face_status[removed_seat][removed_face] = REMOVED
+                    rules._check_end(after)
+                    score += p * evaluate(after, seat)
+            return score + (1.0 - win - lose) * evaluate(state, seat)
+        if kind is Kind.END_TURN or kind is Kind.PASS_STEP1:
+            return evaluate(state, seat) - 0.01
+        after = state.clone()
+        rules.apply(after, action, np.random.default_rng(0))  # no coin outside confrontations
+        return evaluate(after, seat)
+

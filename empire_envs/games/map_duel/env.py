@@ -1,0 +1,86 @@
+"""The PettingZoo AEC environment of Map Duel (registered as ``empire_envs/MapDuel-v0``)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pettingzoo import AECEnv
+
+from ...adapters.aec_env import AECAdapter, wrapped_env
+from ...core.docstrings import env_docstring
+from ...core.game import MultiplayerGame
+from . import GAME, actions, observe
+
+_DOC = """Map Duel: two players' face cards fight over a map built from the 36 number cards.
+
+## Description
+
+``player_1`` owns the red face cards (J, Q, K, A of diamonds and hearts), ``player_2`` the black
+ones. In the setup the players take turns placing the drawn number cards (2-10) into a map under
+a parity and colour rule, then each puts a starting J, Q or K next to it (the first one face
+down). Each turn a player may make one step-1 move (swap a face with a neighbouring number card,
+swap with its own Ace, sacrifice an own-colour pool card to move a face, or spend
+opposite-colour pool cards to place a new face), then each of its faces may consume a
+neighbouring number card into its pool, build a pool card onto the map, or confront an enemy
+face. A player whose colour is the only one left among the map's number cards wins; a player
+with no face on the map loses. The full rules, with every ruling the project adopted, are in
+``docs/rules/map_duel.md``.
+
+## Action Space
+
+``Discrete({num_actions})`` (``B * B + 227`` for a ``B x B`` board). Cells and directions are in
+the acting agent's own frame. Only the actions of ``observation["action_mask"]`` are legal; in
+``env()`` an illegal action ends the game with -1 for its agent; ``raw_env`` raises
+``IllegalActionError`` and keeps the state.
+
+{action_table}
+
+## Observation Space
+
+``Dict({{"observation": Box(0, 108, ({obs_size},), float32), "action_mask": Box(0, 1,
+(n_actions,), int8)}})``, egocentric. Hidden: the setup deck's order and, during the setup,
+which face the other player laid face down (with ``hidden_pools=True`` also the opponent's pool).
+
+{observation_table}
+
+## Rewards
+
++1 to the winner, -1 to the loser, 0 for a draw or a truncated game. ``shaping=c`` adds
+``c`` times the change of each player's colour share of the map's number cards.
+
+## Episode End
+
+Terminated on a win (``infos[agent]["result"]`` is ``"won by player_1"`` or
+``"won by player_2"``) or a draw (no progress for ``no_progress_turns`` turns, or both players
+succeeding at once). Truncated after ``max_turns`` turns.
+
+## Arguments
+
+``empire_envs.games.map_duel.env.env(render_mode=None, board_size=13, first_player="player_1",
+king_reach="orthogonal", placement_rule="all_neighbours", sacrifice_exact=False,
+build_uses_placement_rule=False, ace_blocking="none", suit_order="CDHS",
+jack_suit_rule="pairwise", ace_vs_ace="coin", hidden_pools=False, no_progress_turns=30,
+max_turns=300, shaping=0.0)``. ``reset(options={{"deck": [...]}})`` stacks the 36 number ids in
+draw order (the first goes to the centre).
+
+Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-v0``,
+``MapDuelKing8-v0`` and ``MapDuelB15-v0`` under the ``empire_envs/`` namespace.
+
+## Version History
+
+- v0: initial release.
+"""
+
+
+class raw_env(AECAdapter):  # noqa: N801 (PettingZoo's naming convention)
+    metadata: ClassVar[dict[str, Any]] = {**AECAdapter.metadata, "name": "map_duel_v0"}
+    game: ClassVar[MultiplayerGame] = GAME
+    first_agent_number: ClassVar[int] = 1
+
+
+raw_env.__doc__ = env_docstring(_DOC, actions, observe)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """Map Duel with PettingZoo's standard wrappers (see ``raw_env`` for the arguments)."""
+    return wrapped_env(raw_env(**kwargs))
