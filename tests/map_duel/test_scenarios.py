@@ -396,11 +396,11 @@ def test_scenario_13_paying_for_a_jack():
     act(state, cell_action(state, 0, 5, 6))
     assert state.phase == PLACE_PAY
     ok = legal(state)
-    assert ok == {L.pool_index(num("4S")), L.pool_index(num("3C"))}
-    act(state, L.pool_index(num("4S")))
+    assert ok == {rules.pool_action(state, num("4S")), rules.pool_action(state, num("3C"))}
+    act(state, rules.pool_action(state, num("4S")))
     assert state.phase == PLACE_PAY
-    assert legal(state) == {L.pool_index(num("3C"))}
-    act(state, L.pool_index(num("3C")))
+    assert legal(state) == {rules.pool_action(state, num("3C"))}
+    act(state, rules.pool_action(state, num("3C")))
     assert on_map(state, "JH", 5, 6)
     assert state.phase == STEP2 and state.current == 0
     for card in ("4S", "3C"):
@@ -418,11 +418,11 @@ def test_scenario_14_paying_for_an_ace():
     act(state, cell_action(state, 0, 6, 7))
     assert state.phase == PLACE_PAY
     ok = legal(state)
-    assert L.pool_index(num("9S")) not in ok
-    assert ok == {L.pool_index(num("2C")), L.pool_index(num("5C"))}
-    act(state, L.pool_index(num("5C")))
-    assert legal(state) == {L.pool_index(num("2C"))}
-    act(state, L.pool_index(num("2C")))
+    assert rules.pool_action(state, num("9S")) not in ok
+    assert ok == {rules.pool_action(state, num("2C")), rules.pool_action(state, num("5C"))}
+    act(state, rules.pool_action(state, num("5C")))
+    assert legal(state) == {rules.pool_action(state, num("2C"))}
+    act(state, rules.pool_action(state, num("2C")))
     assert on_map(state, "AD", 6, 7)
     assert state.phase == STEP2
     assert state.removed_numbers[num("2C")] == state.removed_numbers[num("5C")] == 1
@@ -444,8 +444,8 @@ def test_scenario_15_sacrifice():
     """Scenario 15: 3H in the red pool and QH on the map: POOL(3H) is legal in step 1; the
     chain allows up to 3 MOVEs; STOP after one ends it; 3H is removed from the game."""
     state = _sacrifice_state()
-    assert L.pool_index(num("3H")) in legal(state)
-    act(state, L.pool_index(num("3H")))
+    assert rules.pool_action(state, num("3H")) in legal(state)
+    act(state, rules.pool_action(state, num("3H")))
     assert state.phase == SAC_MOVE  # only one hearts face: SAC_FACE skipped
     assert state.moves_left == 3
     assert L.move_index(FORWARD) in legal(state)
@@ -463,7 +463,7 @@ def test_scenario_15_sacrifice():
 def test_scenario_15_sacrifice_at_most_rank_moves():
     """Scenario 15: after 3 MOVEs the chain ends by itself (no fourth MOVE)."""
     state = _sacrifice_state()
-    act(state, L.pool_index(num("3H")))
+    act(state, rules.pool_action(state, num("3H")))
     for _ in range(3):
         assert state.phase == SAC_MOVE
         act(state, L.move_index(FORWARD))
@@ -478,25 +478,25 @@ def test_scenario_15_sacrifice_face_choice_and_masks():
     """Rulings 23, 25: with two hearts faces the player chooses (SAC_FACE lists only those);
     a sacrifice needs an own-colour card and a face of its suit on the map."""
     state = _sacrifice_state(extra={(8, 8): "KH"})
-    act(state, L.pool_index(num("3H")))
+    act(state, rules.pool_action(state, num("3H")))
     assert state.phase == SAC_FACE
     assert legal(state) == {L.face_index(fidx("QH")), L.face_index(fidx("KH"))}
     act(state, L.face_index(fidx("QH")))
     assert state.phase == SAC_MOVE and state.moves_left == 3
     # KH has no adjacent number card: choosing it ends the chain at once (ruling 24)
     state = _sacrifice_state(extra={(8, 8): "KH"})
-    act(state, L.pool_index(num("3H")))
+    act(state, rules.pool_action(state, num("3H")))
     act(state, L.face_index(fidx("KH")))
     assert state.phase == STEP2
     assert on_map(state, "KH", 8, 8)
     assert state.removed_numbers[num("3H")] == 1 and state.pools[0][num("3H")] == 0
     state = _sacrifice_state(pool=("3D", "3C"))  # KD (10,10) is a diamonds face
     ok = legal(state)
-    assert L.pool_index(num("3D")) in ok
-    assert L.pool_index(num("3C")) not in ok  # opposite colour: no sacrifice
+    assert rules.pool_action(state, num("3D")) in ok
+    assert rules.pool_action(state, num("3C")) not in ok  # opposite colour: no sacrifice
     board = with_filler({(6, 6): "KD", (5, 6): "4C", (0, 9): "KC"})
     state = build_state(board=board, pools={0: ["3H"]}, current=0)
-    assert L.pool_index(num("3H")) not in legal(state)  # no hearts face on the map
+    assert rules.pool_action(state, num("3H")) not in legal(state)  # no hearts face on the map
 
 
 def test_scenario_16_consume_then_build():
@@ -516,8 +516,8 @@ def test_scenario_16_consume_then_build():
     assert L.build_index(fidx("JD"), LEFT) in ok
     act(state, L.build_index(fidx("JD"), LEFT))
     assert state.phase == BUILD_CARD
-    assert legal(state) == {L.pool_index(num("5C"))}
-    act(state, L.pool_index(num("5C")))
+    assert legal(state) == {rules.pool_action(state, num("5C"))}
+    act(state, rules.pool_action(state, num("5C")))
     assert at(state, 5, 6) == num("5C")
     assert state.pools[0][num("5C")] == 0
     assert state.card_count() == 52
@@ -530,8 +530,8 @@ def test_scenario_17_new_face_acts_at_once():
     state = build_state(board=board, pools={0: ["4C", "3C"]}, current=0)
     act(state, L.face_index(fidx("JD")))
     act(state, cell_action(state, 0, 6, 7))
-    act(state, L.pool_index(num("4C")))
-    act(state, L.pool_index(num("3C")))
+    act(state, rules.pool_action(state, num("4C")))
+    act(state, rules.pool_action(state, num("3C")))
     assert on_map(state, "JD", 6, 7)
     assert state.phase == STEP2 and state.current == 0
     assert confront("JD", "JC") in legal(state)
@@ -636,12 +636,12 @@ def test_flag_sacrifice_exact():
     """Ruling 24: with ``sacrifice_exact`` STOP is illegal while swaps remain; the chain makes
     exactly rank swaps (back-and-forth allowed)."""
     state = _sacrifice_state()
-    act(state, L.pool_index(num("3H")))
+    act(state, rules.pool_action(state, num("3H")))
     act(state, L.move_index(FORWARD))
     assert L.stop in legal(state)  # default: may stop early
 
     state = _sacrifice_state(MapDuelConfig(sacrifice_exact=True))
-    act(state, L.pool_index(num("3H")))
+    act(state, rules.pool_action(state, num("3H")))
     act(state, L.move_index(FORWARD))
     ok = legal(state)
     assert L.stop not in ok
@@ -665,8 +665,8 @@ def test_flag_build_uses_placement_rule():
         act(state, L.build_index(fidx("KD"), FORWARD))
         assert state.phase == BUILD_CARD
         ok = legal(state)
-        assert L.pool_index(num("4C")) in ok
-        assert (L.pool_index(num("4D")) in ok) is expect_4d
+        assert rules.pool_action(state, num("4C")) in ok
+        assert (rules.pool_action(state, num("4D")) in ok) is expect_4d
 
 
 def test_flag_ace_blocking_faces():
@@ -914,7 +914,7 @@ def test_player2_actions_are_egocentric():
     assert L.consume_index(fidx("KC"), BACK) not in ok  # (4,6) empty
     assert L.build_index(fidx("KC"), RIGHT) in ok
     act(state, L.build_index(fidx("KC"), RIGHT))
-    act(state, L.pool_index(num("9S")))
+    act(state, rules.pool_action(state, num("9S")))
     assert at(state, 5, 5) == num("9S")
     assert state.pools[1][num("9S")] == 0
 
@@ -1142,12 +1142,12 @@ def test_scenario_04_face_down_observation():
     assert not p1[4:16, x1].any()  # no suit, no face plane
     p0 = _planes(state, 0)
     assert p0[17].sum() == 0
-    assert p0[9, cell(7, 6)] == 1 and p0[6, cell(7, 6)] == 1  # my Queen, hearts
+    assert p0[9, cell(7, 6)] == 1 and p0[5, cell(7, 6)] == 1  # my Queen, my higher suit (hearts)
     act(state, L.face_index(fidx("KS")))
     act(state, cell_action(state, 1, 6, 7))
     p1 = _planes(state, 1)
     assert p1[17].sum() == 0
-    assert p1[13, x1] == 1 and p1[6, x1] == 1  # enemy Queen of hearts
+    assert p1[13, x1] == 1 and p1[7, x1] == 1  # enemy Queen, the enemy's higher suit (hearts)
     assert p1[10, ego_cell(state, 1, 6, 7)] == 1  # my King
     p0 = _planes(state, 0)
-    assert p0[14, cell(6, 7)] == 1 and p0[7, cell(6, 7)] == 1  # enemy King of spades
+    assert p0[14, cell(6, 7)] == 1 and p0[7, cell(6, 7)] == 1  # enemy King, its higher suit (spades)

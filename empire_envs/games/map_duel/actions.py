@@ -4,7 +4,8 @@
 ``player_2`` sees the board rotated 180 degrees, so for each seat cell ``row * B + col`` counts
 from its own far-left corner and direction ``d`` is 0 forward (towards the opponent), 1 right,
 2 back, 3 left. ``f`` and ``e`` are own and enemy face indices ``4 * s + t`` (``s`` lower/higher
-suit, ``t`` J, Q, K, A); ``n`` a number card id ``suit * 9 + rank - 2``. The table is the default
+suit, ``t`` J, Q, K, A); ``k`` a card slot ``9 * suit slot + rank - 2``, with suit slots 0 my
+lower suit, 1 my higher, 2 the opponent's lower, 3 its higher (``state.CARD_SLOT``). The table is the default
 board (396 actions; ``C + 227`` in general).
 
 ==========  ================  ===============================================================
@@ -14,7 +15,7 @@ index       action            meaning
 169-176     FACE(f)           one of my face cards (starting face, face to place, sacrifice)
 177-208     SWAP_ADJ(f, d)    face f swaps with the number card in direction d (177 + 4f + d)
 209-224     SWAP_ACE(f, a)    face f swaps with my Ace a (a = 0: lower suit, 1: higher) (209 + 2f + a)
-225-260     POOL(n)           number card n of my pool (sacrifice, payment, card to build)
+225-260     POOL(k)           the card at my card slot k of my pool (sacrifice, payment, build)
 261-264     MOVE(d)           one swap of the sacrifice chain in direction d
 265         STOP              end the sacrifice chain early
 266         PASS_STEP1        skip step 1
@@ -32,7 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
-from .state import NUM_FACES, NUM_NUMBER_CARDS, face_str, number_str
+from .state import CARD_AT_SLOT, NUM_FACES, NUM_NUMBER_CARDS, face_str, number_str
 
 NUM_DIRECTIONS = 4
 DIRECTION_NAMES = ("forward", "right", "back", "left")
@@ -106,8 +107,9 @@ class ActionLayout:
     def swap_ace_index(self, face: int, ace: int) -> int:
         return self.swap_ace + 2 * face + ace
 
-    def pool_index(self, n: int) -> int:
-        return self.pool + n
+    def pool_index(self, slot: int) -> int:
+        """POOL of a card slot (``state.CARD_SLOT[seat][n]`` for number card ``n``)."""
+        return self.pool + slot
 
     def move_index(self, direction: int) -> int:
         return self.move + direction
@@ -136,7 +138,7 @@ class ActionLayout:
         if kind is Kind.SWAP_ACE:
             return f"SWAP_ACE {face_str(seat, a)} with {face_str(seat, 4 * b + 3)}"
         if kind is Kind.POOL:
-            return f"POOL {number_str(a)}"
+            return f"POOL {number_str(CARD_AT_SLOT[seat][a])}"
         if kind is Kind.MOVE:
             return f"MOVE {DIRECTION_NAMES[a]}"
         if kind is Kind.CONFRONT:

@@ -7,13 +7,13 @@ its forward is up). Default board (``B = 13``): 3,400 entries; ``19 * B * B + 18
 index      field               meaning
 =========  ==================  ================================================================
 0-3210     planes              19 planes of B x B (table below), plane-major
-3211-3246  my pool             1 for each number card id in my pool
-3247-3282  opponent pool       1 for each number card id in the opponent's pool (0 if hidden)
+3211-3246  my pool             1 for each number card in my pool, at its card slot (below)
+3247-3282  opponent pool       the same for the opponent's pool (0 if hidden)
 3283-3306  my faces            per own face index 0..7: one-hot in deck, on map, removed
 3307-3330  enemy faces         the same for the enemy's faces (all "deck" while one is face down)
 3331-3336  pool values         King, lower-suit Queen, higher-suit Queen: mine, then the enemy's
 3337-3346  phase               one-hot of the 10 decision phases (all 0 once over)
-3347-3382  drawn card          one-hot id of the setup card to place
+3347-3382  drawn card          one-hot card slot of the setup card to place
 3383-3390  pending face        one-hot own face index of the pending sub-decision
 3391-3394  pending             sacrifice moves left, sum still to pay, paying for an Ace, step 1
                                done
@@ -29,13 +29,19 @@ plane    meaning
 0        a number card is on the cell
 1-2      the number card is of my colour / of the opponent's colour
 3        the number card's rank / 10
-4-7      the suit (clubs, diamonds, hearts, spades) of the card on the cell, number or face
+4-7      the suit slot of the card on the cell, number or face (below)
 8-11     my Jack, Queen, King, Ace
 12-15    the enemy's Jack, Queen, King, Ace
 16       my face card has acted this turn
 17       a face-down card whose identity I do not know
 18       the face card of the pending sub-decision
 =======  =========================================================================================
+
+Suits are egocentric too, so that a position and its mirror with the colours swapped look the
+same to the two seats: **suit slot** 0 is my lower suit, 1 my higher suit, 2 the opponent's lower
+suit, 3 its higher suit (red: diamonds, hearts; black: clubs, spades). A number card's **card
+slot** is ``9 * suit slot + rank - 2``. Only the scalars "I am red" and "I moved first" tell the
+seats apart (the suit order of tie-breaks makes colour matter).
 """
 
 from __future__ import annotations
@@ -57,6 +63,9 @@ from .state import (
     PLACE_CELL,
     PLACE_PAY,
     SAC_MOVE,
+    CARD_AT_SLOT,
+    CARD_SLOT,
+    SUIT_SLOT,
     MapDuelState,
     face_suit,
     number_rank,
@@ -88,8 +97,6 @@ def observation_size(board_size: int) -> int:
 
 
 _RANK_VALUES = tuple((n % 9 + 2) / 10.0 for n in range(NUM_NUMBER_CARDS))
-
-
 @lru_cache(maxsize=None)
 def _plane_indices(board_size: int, seat: int) -> tuple:
     """For a seat's frame: ``table[code][cell]``, the flat plane indices a card sets to 1 (its
@@ -105,11 +112,11 @@ def _plane_indices(board_size: int, seat: int) -> tuple:
             if code < FACE_BASE:
                 suit = code // 9
                 mine = (suit in (1, 2)) == (seat == 0)
-                rows.append((x, (1 if mine else 2) * cells + x, (4 + suit) * cells + x))
+                rows.append((x, (1 if mine else 2) * cells + x, (4 + SUIT_SLOT[seat][suit]) * cells + x))
             else:
                 owner, face = divmod(code - FACE_BASE, NUM_FACES)
                 rows.append((
-                    (4 + face_suit(owner, face)) * cells + x,
+                    (4 + SUIT_SLOT[seat][face_suit(owner, face)]) * cells + x,
                     ((8 if owner == seat else 12) + face % 4) * cells + x,
                 ))
         table.append(tuple(rows))
@@ -158,9 +165,11 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
     obs[ones_at] = 1.0
     obs[rank_at] = rank_values
     vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
-    vector[0:36] = state.pools[seat]
+    at_slot = CARD_AT_SLOT[seat]
+    mine_pool, their_pool = state.pools[seat], state.pools[enemy]
+    vector[0:36] = [mine_pool[n] for n in at_slot]
     if not config.hidden_pools:
-        vector[36:72] = state.pools[enemy]
+        vector[36:72] = [their_pool[n] for n in at_slot]
     for f in range(NUM_FACES):
         vector[72 + 3 * f + state.face_status[seat][f]] = 1.0
         # while a face is down, which of the enemy's faces it is stays unknown
@@ -173,7 +182,7 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
     if state.phase != OVER:
         vector[126 + state.phase] = 1.0
     if state.drawn >= 0:
-        vector[136 + state.drawn] = 1.0
+        vector[136 + CARD_SLOT[seat][state.drawn]] = 1.0
     if own_turn:
         if state.pending_face >= 0:
             vector[172 + state.pending_face] = 1.0

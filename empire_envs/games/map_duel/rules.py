@@ -17,6 +17,8 @@ from .config import MapDuelConfig
 from .state import (
     ACE,
     BUILD_CARD,
+    CARD_AT_SLOT,
+    CARD_SLOT,
     DECK,
     DRAW,
     EMPTY,
@@ -120,6 +122,11 @@ def seat_colour_is_red(seat: int) -> bool:
 
 def is_own_colour(seat: int, n: int) -> bool:
     return is_red_suit(number_suit(n)) == seat_colour_is_red(seat)
+
+
+def pool_action(state: MapDuelState, n: int) -> int:
+    """The POOL action index by which the acting seat names its number card ``n``."""
+    return layout(state).pool + CARD_SLOT[state.current][n]
 
 
 # --------------------------------------------------------------------------- setup
@@ -415,7 +422,7 @@ def legal_actions(state: MapDuelState) -> list[int]:
     if phase == PLACE_CELL:
         return sorted(ego(c) for c in placement_cells(state, seat))
     if phase == PLACE_PAY:
-        return [lay.pool + n for n in range(NUM_NUMBER_CARDS) if can_pay(state, seat, n)]
+        return sorted(lay.pool + CARD_SLOT[seat][n] for n in range(NUM_NUMBER_CARDS) if can_pay(state, seat, n))
     if phase == SAC_FACE:
         return [lay.face + f for f in _sac_candidates(state, seat)]
     if phase == SAC_MOVE:
@@ -424,7 +431,9 @@ def legal_actions(state: MapDuelState) -> list[int]:
             moves.append(lay.stop)
         return moves
     if phase == BUILD_CARD:
-        return [lay.pool + n for n in range(NUM_NUMBER_CARDS) if _can_build_card(state, seat, n)]
+        return sorted(
+            lay.pool + CARD_SLOT[seat][n] for n in range(NUM_NUMBER_CARDS) if _can_build_card(state, seat, n)
+        )
     if phase == STEP1:
         return _step1_actions(state, seat, lay)
     return _step2_actions(state, seat, lay)
@@ -458,7 +467,7 @@ def _step1_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[in
                 actions.append(lay.swap_ace_index(f, a))
     for n in range(NUM_NUMBER_CARDS):
         if state.pools[seat][n] and is_own_colour(seat, n) and sacrifice_faces(state, seat, n):
-            actions.append(lay.pool + n)
+            actions.append(lay.pool + CARD_SLOT[seat][n])
     if on_map:
         cells = placement_cells(state, seat)
         if cells:
@@ -531,6 +540,8 @@ def apply(state: MapDuelState, action: int, rng: np.random.Generator) -> list[fl
     kind, a, b = lay.decode(action)
     seat = state.current
     phase = state.phase
+    if kind is Kind.POOL:  # pool cards are named by the seat's own card slots
+        a = CARD_AT_SLOT[seat][a]
     if phase == SETUP_PLACE:
         _setup_place(state, from_ego(state, seat, a))
     elif phase == SETUP_FACE:

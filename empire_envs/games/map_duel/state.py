@@ -33,6 +33,20 @@ JACK, QUEEN, KING, ACE = range(4)
 FACE_LETTERS = "JQKA"
 PRIMES = (2, 3, 5, 7)
 
+#: ``SUIT_SLOT[seat][suit]``: suits seen from a seat: 0 my lower, 1 my higher, 2 the
+#: opponent's lower, 3 its higher (so a mirrored position with the colours swapped looks the same)
+SUIT_SLOT = tuple(
+    tuple((SEAT_SUITS[seat] + SEAT_SUITS[1 - seat]).index(suit) for suit in range(4)) for seat in range(2)
+)
+#: ``CARD_SLOT[seat][n]``: number card ``n`` seen from a seat, ``9 * suit slot + rank - 2``
+CARD_SLOT = tuple(
+    tuple(9 * SUIT_SLOT[seat][n // 9] + n % 9 for n in range(36)) for seat in range(2)
+)
+#: ``CARD_AT_SLOT[seat][slot]``: the number card id at a seat's card slot (the inverse)
+CARD_AT_SLOT = tuple(
+    tuple(CARD_SLOT[seat].index(slot) for slot in range(36)) for seat in range(2)
+)
+
 # Face status.
 DECK, ON_MAP, REMOVED = range(3)
 
