@@ -6,7 +6,8 @@ map are public, so nothing hidden is read), and the best is played:
 * the colour share of the map's number cards (consuming the opponent's colour, building my own);
 * faces on the map, mine against the enemy's (a confrontation counts by its odds, coins at 1/2,
   from ``rules.confront_odds``, never by a coin flip the agent could not know);
-* my Kings' and Queens' pool values against the enemy faces next to them (keep pools strong);
+* my Kings' and Queens' pool values (keep pools strong);
+* how far the opponent-colour cards of the map are from my nearest face (go where the work is);
 * a small bonus for ending the game as the winner, a large one for winning.
 
 Setup placements and cells are scored the same way (the starting face goes next to the most
@@ -37,7 +38,24 @@ def evaluate(state: MapDuelState, seat: int) -> float:
     their_faces = len(rules.faces_on_map(state, 1 - seat))
     totals = rules.suit_totals(state.pools[seat])
     strength = sum(rules.face_value(state, seat, f, totals) for f in rules.faces_on_map(state, seat))
-    return 10.0 * mine_share + 3.0 * (my_faces - their_faces) + 0.05 * strength + 0.1 * sum(state.pools[seat])
+    return (
+        10.0 * mine_share + 3.0 * (my_faces - their_faces) + 0.05 * strength
+        + 0.1 * sum(state.pools[seat]) - 0.2 * _reach(state, seat)
+    )
+
+
+def _reach(state: MapDuelState, seat: int) -> float:
+    """The mean distance (in steps) from the opponent-colour cards of the map to my nearest
+    face: small when my faces stand where the cards they must consume are."""
+    B = state.B
+    faces = [divmod(state.face_pos[seat][f], B) for f in rules.faces_on_map(state, seat)]
+    targets = [
+        divmod(cell, B) for cell, code in enumerate(state.board)
+        if 0 <= code < 36 and not rules.is_own_colour(seat, code)
+    ]
+    if not faces or not targets:
+        return 0.0
+    return sum(min(abs(r - fr) + abs(c - fc) for fr, fc in faces) for r, c in targets) / len(targets)
 
 
 class MapDuelHeuristicAgent(SeededAgent):

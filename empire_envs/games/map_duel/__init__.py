@@ -45,6 +45,7 @@ GAME = MultiplayerGame(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
+    heuristic_values=rules.heuristic_values,
 )
 
 __all__ = ["GAME", "MapDuelConfig", "MapDuelState", "actions", "observe", "render", "rules"]

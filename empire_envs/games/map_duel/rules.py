@@ -511,11 +511,67 @@ def legal_mask(state: MapDuelState) -> np.ndarray:
 
 
 def is_legal(state: MapDuelState, action: int) -> bool:
+    """Whether ``action`` is legal for the acting seat. The main-game steps check the one
+    action; the short sub-decisions compare with the whole list."""
     if isinstance(action, np.integer):
         action = int(action)
     if isinstance(action, bool) or not isinstance(action, int):
         return False
-    return action in legal_actions(state)
+    lay = layout(state)
+    if state.phase == OVER or not 0 <= action < lay.size:
+        return False
+    if state.phase not in (STEP1, STEP2):
+        return action in legal_actions(state)
+    kind, a, b = lay.decode(action)
+    seat = state.current
+    if state.phase == STEP1:
+        return _step1_allows(state, seat, kind, a, b)
+    return _step2_allows(state, seat, kind, a, b)
+
+
+def _step1_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) -> bool:
+    status = state.face_status[seat]
+    if kind is Kind.PASS_STEP1:
+        return True
+    if kind is Kind.SWAP_ADJ:
+        if status[a] != ON_MAP:
+            return False
+        other = neighbour(state, seat, state.face_pos[seat][a], b)
+        return other >= 0 and is_number(state.board[other])
+    if kind is Kind.SWAP_ACE:
+        return status[a] == ON_MAP and a != 4 * b + ACE and status[4 * b + ACE] == ON_MAP
+    if kind is Kind.POOL:
+        n = CARD_AT_SLOT[seat][a]
+        return bool(state.pools[seat][n]) and is_own_colour(seat, n) and bool(sacrifice_faces(state, seat, n))
+    if kind is Kind.FACE:
+        return (
+            status[a] == DECK and bool(faces_on_map(state, seat)) and can_afford(state, seat, a)
+            and bool(placement_cells(state, seat))
+        )
+    return False
+
+
+def _step2_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) -> bool:
+    if kind is Kind.END_TURN:
+        return True
+    if kind not in (Kind.CONSUME, Kind.BUILD, Kind.CONFRONT):
+        return False
+    if state.face_status[seat][a] != ON_MAP or a in state.acted:
+        return False
+    if kind is Kind.CONFRONT:
+        return b in confront_targets(state, seat, a)
+    other = neighbour(state, seat, state.face_pos[seat][a], b)
+    if other < 0:
+        return False
+    code = state.board[other]
+    if kind is Kind.CONSUME:
+        return is_number(code)
+    if code != EMPTY or not any(state.pools[seat]):
+        return False
+    return not state.config.build_uses_placement_rule or any(
+        state.pools[seat][n] and _placement_ok(state, n, other, state.config.placement_rule)
+        for n in range(NUM_NUMBER_CARDS)
+    )
 
 
 # --------------------------------------------------------------------------- applying actions
@@ -790,6 +846,17 @@ def _check_end(state: MapDuelState) -> None:
     elif succeeds[0] or succeeds[1]:
         state.outcome, state.phase = WON, OVER
         state.winner = 0 if succeeds[0] else 1
+
+
+def heuristic_values(state: MapDuelState) -> list[float]:
+    """A guess in [-1, 1] of each seat's final reward for a game cut short (search agents): the
+    colour share of the map's number cards and the faces each side has on the map."""
+    if state.phase == OVER:
+        return final_rewards(state)
+    faces = [len(faces_on_map(state, seat)) for seat in (0, 1)]
+    value = (colour_share(state) - 0.5) + 0.1 * (faces[0] - faces[1])
+    value = max(-1.0, min(1.0, value))
+    return [value, -value]
 
 
 def is_terminal(state: MapDuelState) -> bool:
