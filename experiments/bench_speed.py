@@ -359,6 +359,21 @@ def _pillars_stock_wrappers() -> Any:
     return wrappers.OrderEnforcingWrapper(env)
 
 
+def _map_duel_env() -> Any:
+    return empire_envs.make("empire_envs/MapDuel-v0")
+
+
+def _raw_map_duel(seconds: float, seed: int) -> dict[str, Any]:
+    from empire_envs.games.map_duel import MapDuelConfig, rules
+
+    config = MapDuelConfig()
+    inner = bench_raw_rules(
+        lambda rng: rules.new_game(config, rng), rules.legal_actions, rules.is_terminal,
+        step=rules.apply,
+    )
+    return inner(seconds, seed)
+
+
 def _texas_holdem(raw: bool) -> Callable[[], Any]:
     """PettingZoo classic texas_holdem (limit), ``env()`` or its ``raw_env``; needs ``rlcard``."""
 
@@ -438,6 +453,14 @@ BENCHMARKS: list[Benchmark] = [
         bench_clone(_pillars_states), ("pillars", "empire", "clone"),
     ),
     Benchmark(
+        "pz_map_duel", "MapDuel-v0 env() (AEC, random legal; every env.step counted)",
+        bench_aec_masked(_map_duel_env), ("map_duel", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "raw_map_duel_step", "Map Duel raw rules: legal_actions + apply in place",
+        _raw_map_duel, ("map_duel", "empire", "raw"),
+    ),
+    Benchmark(
         "gym_blackjack", "Gymnasium Blackjack-v1 via gymnasium.make (action_space.sample())",
         bench_gym_sampled("Blackjack-v1"), ("peers", "gym"),
     ),
@@ -470,6 +493,9 @@ RATIOS: list[tuple[str, str, str, str]] = [
     ("pz_pillars_stock / pz_texas_holdem", "pz_pillars_stock", "pz_texas_holdem",
      "steps_per_second"),
     ("raw_pillars_step / pz_texas_holdem", "raw_pillars_step", "pz_texas_holdem",
+     "steps_per_second"),
+    ("pz_map_duel / pz_connect_four", "pz_map_duel", "pz_connect_four", "steps_per_second"),
+    ("raw_map_duel_step / pz_connect_four", "raw_map_duel_step", "pz_connect_four",
      "steps_per_second"),
 ]
 

@@ -140,7 +140,7 @@ def test_bench_speed_produces_all_keys(bench, tmp_path):
     names = {b.name for b in bench.BENCHMARKS}
     assert set(report["results"]) == names
     ours = {b.name for b in bench.BENCHMARKS if "empire" in b.groups}
-    assert {"gym_solo", "raw_solo_step", "solo_clone", "gym_solitaire", "pz_pillars"} <= ours
+    assert {"gym_solo", "raw_solo_step", "solo_clone", "gym_solitaire", "pz_pillars", "pz_map_duel"} <= ours
     for name, entry in report["results"].items():
         if "skipped" in entry:  # an optional peer that cannot be imported here
             assert name not in ours, entry
