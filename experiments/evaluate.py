@@ -123,8 +123,10 @@ def evaluate_agent(
     seed: int = 0,
     env_kwargs: Mapping[str, Any] | None = None,
     opponent: str = "random",
+    agent_kwargs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``episodes`` episodes of one agent; counts, rates with 95% Wilson intervals, means.
+    ``agent_kwargs`` are settings for the evaluated agent (``make_agent``'s ``settings``).
 
     ``opponent`` plays the other seats of a multiplayer env (ignored for solo envs). The
     returned dict is plain JSON-serialisable data.
@@ -136,7 +138,7 @@ def evaluate_agent(
     env, name = make_eval_env(env_id, env_kwargs, opponent, seed)
     multiplayer = isinstance(env, AECSingleAgentEnv)
     try:
-        agent = make_agent(agent_spec, name, seed=seed)
+        agent = make_agent(agent_spec, name, seed=seed, **dict(agent_kwargs or {}))
         agent.check_spaces(env.observation_space, env.action_space)
     except Exception:
         env.close()
@@ -183,6 +185,7 @@ def evaluate_agent(
         "env_id": env_id,
         "opponent": opponent if multiplayer else None,
         "env_kwargs": {key: _jsonable(value) for key, value in env_kwargs.items()},
+        "agent_kwargs": {key: _jsonable(value) for key, value in dict(agent_kwargs or {}).items()},
         "seed": seed,
         "episodes": episodes,
         **counts,
@@ -284,6 +287,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="passed to gymnasium.make; VALUE is a Python literal (e.g. max_draws=200)",
     )
     parser.add_argument(
+        "--agent-kwarg", action="append", default=[], type=parse_env_kwarg, metavar="KEY=VALUE",
+        help="a setting of the evaluated agents (e.g. iterations=50 for ismcts); VALUE is a "
+             "Python literal",
+    )
+    parser.add_argument(
         "--json", metavar="PATH",
         help="also write the results as JSON to PATH ('-': JSON on stdout, table on stderr)",
     )
@@ -298,7 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for spec in args.agents or ["random"]:
         try:
             results.append(evaluate_agent(
-                args.env, spec, args.episodes, args.seed, env_kwargs, opponent=args.opponent
+                args.env, spec, args.episodes, args.seed, env_kwargs, opponent=args.opponent,
+                agent_kwargs=dict(args.agent_kwarg),
             ))
         except (ImportError, ValueError, TypeError, gymnasium.error.Error) as error:
             print(f"error: agent {spec!r} on {args.env}: {type(error).__name__}: {error}",

@@ -182,3 +182,23 @@ def test_bench_speed_repeat_reports_the_median_round(bench):
         assert entry["steps_per_second"] == sorted(rounds)[1]
     with pytest.raises(ValueError, match="repeat"):
         bench.run_benchmarks(0.02, ["raw_solo_step"], log=None, repeat=0)
+
+
+def test_evaluate_passes_agent_settings(tmp_path):
+    evaluate = _load("evaluate")
+    out = tmp_path / "ismcts.json"
+    code = evaluate.main([
+        "--env", "empire_envs/Pillars-v0", "--env-kwarg", "max_rounds=2", "--agent", "ismcts",
+        "--agent-kwarg", "iterations=3", "--episodes", "2", "--json", str(out),
+    ])
+    assert code == 0
+    result = json.loads(out.read_text())["results"][0]
+    assert result["agent_kwargs"] == {"iterations": 3} and result["episodes"] == 2
+    assert evaluate.main([
+        "--env", "empire_envs/Pillars-v0", "--agent", "ismcts", "--agent-kwarg", "no_such=1",
+        "--episodes", "1",
+    ]) == 2
+    assert evaluate.main([
+        "--env", "empire_envs/Pillars-v0", "--agent", "random", "--agent-kwarg", "iterations=3",
+        "--episodes", "1",
+    ]) == 2

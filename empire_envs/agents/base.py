@@ -109,25 +109,33 @@ FILE_AGENTS: dict[str, str] = {
 }
 
 
-def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
+def make_agent(
+    spec: str, game_name: str, seed: int | None = None, **settings: Any
+) -> Agent:
     """An agent from its spec.
 
     ``random`` for any game; one of the game's own names (``agent_names``); ``ppo:PATH`` for a
     MaskablePPO model saved by ``experiments/train.py`` (needs the ``train`` extra); or
-    ``package.module:ClassName`` for an ``Agent`` subclass of your own, built with no arguments.
+    ``package.module:ClassName`` for an ``Agent`` subclass of your own. ``settings`` are keyword
+    arguments for a game's own agent or your class (e.g. ``iterations=50`` for ``ismcts``).
     """
+    if settings and (spec == "random" or spec.partition(":")[0] in FILE_AGENTS):
+        raise ValueError(f"agent {spec!r} takes no settings, got {sorted(settings)}")
     if spec == "random":
         return RandomAgent(seed)
     own = GAME_AGENTS.get(game_name, {})
     if spec in own:
-        return _load(own[spec])()
+        try:
+            return _load(own[spec])(**settings)
+        except TypeError as error:
+            raise ValueError(f"bad settings for agent {spec!r}: {error}") from None
     prefix, sep, rest = spec.partition(":")
     if sep and prefix in FILE_AGENTS:
         if not rest:
             raise ValueError(f"agent spec {spec!r} names no file; write {prefix}:PATH")
         return _load(FILE_AGENTS[prefix])(rest)
     if sep and rest:  # module:Class, a top-level module or a dotted one
-        return _load_user_agent(spec)
+        return _load_user_agent(spec, settings)
     raise ValueError(
         f"unknown agent {spec!r} for {game_name!r}; known agents: "
         f"{', '.join(agent_names(game_name))}, "
@@ -135,14 +143,17 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     )
 
 
-def _load_user_agent(spec: str) -> Agent:
+def _load_user_agent(spec: str, settings: dict[str, Any]) -> Agent:
     try:
         factory = _load(spec)
     except (ImportError, AttributeError) as error:
         raise ValueError(f"cannot import agent {spec!r}: {error}") from None
     if not callable(factory):
         raise ValueError(f"{spec!r} is a {type(factory).__name__}, not an empire_envs Agent class")
-    agent = factory()
+    try:
+        agent = factory(**settings)
+    except TypeError as error:
+        raise ValueError(f"bad settings for agent {spec!r}: {error}") from None
     if not isinstance(agent, Agent):
         raise ValueError(f"{spec!r} built a {type(agent).__name__}, not an empire_envs Agent")
     return agent
