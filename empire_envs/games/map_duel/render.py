@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...core.drawing import default_font
+from ...core.drawing import default_font, text_label
 from .state import (
     BUILD_CARD,
     DECK,
@@ -246,23 +246,9 @@ def image_size(board_size: int) -> tuple[int, int]:
     return height, width
 
 
-@lru_cache(maxsize=4096)
-def _label(text: str, size: int, fill: tuple[int, int, int]):
-    """``text`` drawn once on a transparent strip, and its anchor offsets (text drawing is most of
-    a frame's cost, and the same labels come back frame after frame)."""
-    from PIL import Image, ImageDraw
-
-    font = default_font(size)
-    left, top, right, bottom = font.getbbox(text, anchor="lm")
-    left = min(left, 0)
-    image = Image.new("RGBA", (max(right - left, 1), max(bottom - top, 1)), (0, 0, 0, 0))
-    ImageDraw.Draw(image).text((-left, -top), text, fill=fill, font=font, anchor="lm")
-    return image, left, top, int(font.getlength(text))
-
-
 def _text(image, x: int, y: int, text: str, size: int = 12, fill=_TEXT, centre: bool = False) -> int:
     """Draw ``text`` with its left-middle (or its middle) at (x, y); returns the x after it."""
-    strip, left, top, advance = _label(text, size, fill)
+    strip, left, top, advance = text_label(text, size, fill)
     if centre:
         x -= advance // 2
     image.paste(strip, (x + left, y + top), strip)

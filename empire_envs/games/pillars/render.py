@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...core.drawing import default_font
+from ...core.drawing import default_font, text_label
 from .state import (
     ANSWER_NO,
     ANSWER_YES,
@@ -258,23 +258,9 @@ def _kind_glyph(state: PillarsState, kind: int, count: int = 1):
     return _glyph(label[:-1], label[-1], group, label[-1] in "DH", count)
 
 
-@lru_cache(maxsize=4096)
-def _label(text: str, size: int, fill: tuple[int, int, int]):
-    """``text`` drawn once on a transparent strip, and its anchor: rendering glyphs with FreeType
-    is most of a frame's cost, and the same labels come back frame after frame."""
-    from PIL import Image, ImageDraw
-
-    font = default_font(size)
-    left, top, right, bottom = font.getbbox(text, anchor="lm")
-    left = min(left, 0)
-    image = Image.new("RGBA", (max(right - left, 1), max(bottom - top, 1)), (0, 0, 0, 0))
-    ImageDraw.Draw(image).text((-left, -top), text, fill=fill, font=font, anchor="lm")
-    return image, left, top, int(font.getlength(text))
-
-
 def _text(image, x: int, y: int, text: str, size: int = 12, fill=_TEXT, right: bool = False) -> int:
     """Draw ``text`` with its left-middle (or right-middle) at (x, y); returns the x after it."""
-    strip, left, top, advance = _label(text, size, fill)
+    strip, left, top, advance = text_label(text, size, fill)
     if right:
         x -= advance
     image.paste(strip, (x + left, y + top), strip)
