@@ -300,6 +300,20 @@ def _connect_four() -> Any:
         ) from None
 
 
+def _connect_four_raw() -> Any:
+    """``connect_four_v3.raw_env()``: the peer without PettingZoo's wrappers."""
+    try:
+        try:  # the module behind the registry entry (1.27+), without the old path's warning
+            from pettingzoo.classic.connect_four.connect_four import raw_env
+        except ImportError:
+            from pettingzoo.classic.connect_four_v3 import raw_env
+        return raw_env()
+    except Exception as error:
+        if not _is_import_failure(error):
+            raise
+        raise Skipped(f"cannot build PettingZoo connect_four_v3 ({_root_cause(error)})") from None
+
+
 def _root_cause(error: BaseException) -> BaseException:
     while error.__cause__ is not None:
         error = error.__cause__
@@ -347,20 +361,28 @@ def _pillars_raw_env() -> Any:
     return raw_env()
 
 
-def _pillars_stock_wrappers() -> Any:
-    """Pillars' raw env under PettingZoo's stock wrapper classes, exactly as a classic game's
-    ``env()`` stacks them (our ``env()`` uses subclasses that skip the ``__getattr__`` chain)."""
-    from pettingzoo.utils import wrappers
+def _stock_wrappers(make_raw: Callable[[], Any]) -> Callable[[], Any]:
+    """A raw env under PettingZoo's stock wrapper classes, exactly as a classic game's ``env()``
+    stacks them (our ``env()`` uses subclasses that skip the ``__getattr__`` chain)."""
 
-    from empire_envs.games.pillars.env import raw_env
+    def make() -> Any:
+        from pettingzoo.utils import wrappers
 
-    env = wrappers.TerminateIllegalWrapper(raw_env(), illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+        env = wrappers.TerminateIllegalWrapper(make_raw(), illegal_reward=-1)
+        env = wrappers.AssertOutOfBoundsWrapper(env)
+        return wrappers.OrderEnforcingWrapper(env)
+
+    return make
 
 
 def _map_duel_env() -> Any:
     return empire_envs.make("empire_envs/MapDuel-v0")
+
+
+def _map_duel_raw_env() -> Any:
+    from empire_envs.games.map_duel.env import raw_env
+
+    return raw_env()
 
 
 def _raw_map_duel(seconds: float, seed: int) -> dict[str, Any]:
@@ -442,7 +464,7 @@ BENCHMARKS: list[Benchmark] = [
     ),
     Benchmark(
         "pz_pillars_stock", "Pillars raw_env under PettingZoo's stock wrapper classes",
-        bench_aec_masked(_pillars_stock_wrappers), ("pillars", "empire", "pettingzoo"),
+        bench_aec_masked(_stock_wrappers(_pillars_raw_env)), ("pillars", "empire", "pettingzoo"),
     ),
     Benchmark(
         "raw_pillars_step", "Pillars raw rules (4 players): legal_actions + apply in place",
@@ -457,6 +479,14 @@ BENCHMARKS: list[Benchmark] = [
         bench_aec_masked(_map_duel_env), ("map_duel", "empire", "pettingzoo"),
     ),
     Benchmark(
+        "pz_map_duel_raw", "Map Duel raw_env (no wrappers; same loop)",
+        bench_aec_masked(_map_duel_raw_env), ("map_duel", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_map_duel_stock", "Map Duel raw_env under PettingZoo's stock wrapper classes",
+        bench_aec_masked(_stock_wrappers(_map_duel_raw_env)), ("map_duel", "empire", "pettingzoo"),
+    ),
+    Benchmark(
         "raw_map_duel_step", "Map Duel raw rules: legal_actions + apply in place",
         _raw_map_duel, ("map_duel", "empire", "raw"),
     ),
@@ -467,6 +497,10 @@ BENCHMARKS: list[Benchmark] = [
     Benchmark(
         "pz_connect_four", "PettingZoo classic connect_four_v3 (AEC, random legal; every env.step counted)",
         bench_aec_masked(_connect_four), ("peers", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_connect_four_raw", "PettingZoo classic connect_four_v3 raw_env (no wrappers)",
+        bench_aec_masked(_connect_four_raw), ("peers", "pettingzoo"),
     ),
     Benchmark(
         "pz_texas_holdem", "PettingZoo classic texas_holdem_v4 env() (AEC, random legal)",
@@ -495,6 +529,10 @@ RATIOS: list[tuple[str, str, str, str]] = [
     ("raw_pillars_step / pz_texas_holdem", "raw_pillars_step", "pz_texas_holdem",
      "steps_per_second"),
     ("pz_map_duel / pz_connect_four", "pz_map_duel", "pz_connect_four", "steps_per_second"),
+    ("pz_map_duel_raw / pz_connect_four_raw", "pz_map_duel_raw", "pz_connect_four_raw",
+     "steps_per_second"),
+    ("pz_map_duel_stock / pz_connect_four", "pz_map_duel_stock", "pz_connect_four",
+     "steps_per_second"),
     ("raw_map_duel_step / pz_connect_four", "raw_map_duel_step", "pz_connect_four",
      "steps_per_second"),
 ]

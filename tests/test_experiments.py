@@ -160,7 +160,11 @@ def test_bench_speed_produces_all_keys(bench, tmp_path):
 def test_bench_speed_only_selects(bench):
     assert [b.name for b in bench.select(["raw_solo_step"])] == ["raw_solo_step"]
     assert {b.name for b in bench.select(["peers"])} == {
-        "gym_blackjack", "pz_connect_four", "pz_texas_holdem", "pz_texas_holdem_raw",
+        "gym_blackjack", "pz_connect_four", "pz_connect_four_raw", "pz_texas_holdem",
+        "pz_texas_holdem_raw",
+    }
+    assert {b.name for b in bench.select(["map_duel"])} == {
+        "pz_map_duel", "pz_map_duel_raw", "pz_map_duel_stock", "raw_map_duel_step",
     }
     assert {b.name for b in bench.select(["pillars"])} == {
         "pz_pillars", "pz_pillars_raw", "pz_pillars_stock", "raw_pillars_step", "pillars_clone",

@@ -51,7 +51,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.layout import ObsLayout
-from .rules import ACE_PAYMENT, face_value, suit_totals
+from .rules import ACE_PAYMENT
 from .state import (
     EMPTY,
     FACE_BASE,
@@ -63,6 +63,7 @@ from .state import (
     PLACE_CELL,
     PLACE_PAY,
     SAC_MOVE,
+    SEAT_SUITS,
     CARD_AT_SLOT,
     CARD_SLOT,
     SUIT_SLOT,
@@ -96,110 +97,108 @@ def observation_size(board_size: int) -> int:
     return observation_layout(board_size).size
 
 
-_RANK_VALUES = tuple((n % 9 + 2) / 10.0 for n in range(NUM_NUMBER_CARDS))
 @lru_cache(maxsize=None)
-def _plane_indices(board_size: int, seat: int) -> tuple:
-    """For a seat's frame: ``table[code][cell]``, the flat plane indices a card sets to 1 (its
-    fixed planes: presence, colour, suit, or the face's suit and piece), and last the egocentric
-    cell of every absolute cell. Built once per board size and seat."""
-    cells = board_size * board_size
-    ego = [cells - 1 - c if seat == 1 else c for c in range(cells)]
-    table = []
+def _code_planes(seat: int) -> np.ndarray:
+    """``table[:, code]``: the 19 plane values a card code puts on its cell, seen from ``seat``
+    (presence, colour, rank, suit slot for number cards; suit slot and piece for faces). The
+    last column, which ``EMPTY = -1`` indexes, is all zeros."""
+    table = np.zeros((NUM_PLANES, FACE_BASE + 2 * NUM_FACES + 1), dtype=np.float32)
     for code in range(FACE_BASE + 2 * NUM_FACES):
-        rows = []
-        for cell in range(cells):
-            x = ego[cell]
-            if code < FACE_BASE:
-                suit = code // 9
-                mine = (suit in (1, 2)) == (seat == 0)
-                rows.append((x, (1 if mine else 2) * cells + x, (4 + SUIT_SLOT[seat][suit]) * cells + x))
-            else:
-                owner, face = divmod(code - FACE_BASE, NUM_FACES)
-                rows.append((
-                    (4 + SUIT_SLOT[seat][face_suit(owner, face)]) * cells + x,
-                    ((8 if owner == seat else 12) + face % 4) * cells + x,
-                ))
-        table.append(tuple(rows))
-    table.append(tuple(ego))
-    return tuple(table)
+        if code < FACE_BASE:
+            suit = code // 9
+            mine = (suit in (1, 2)) == (seat == 0)
+            table[0, code] = 1.0
+            table[1 if mine else 2, code] = 1.0
+            table[3, code] = number_rank(code) / 10.0
+            table[4 + SUIT_SLOT[seat][suit], code] = 1.0
+        else:
+            owner, face = divmod(code - FACE_BASE, NUM_FACES)
+            table[4 + SUIT_SLOT[seat][face_suit(owner, face)], code] = 1.0
+            table[(8 if owner == seat else 12) + face % 4, code] = 1.0
+    return table
+
+
+@lru_cache(maxsize=None)
+def _pool_matrix(seat: int, hidden_pools: bool) -> np.ndarray:
+    """The ``72 x 126`` matrix that takes both seats' flat pools (seat 0's 36 entries first) to
+    vector entries 0-125 seen from ``seat``: my pool and the opponent's pool in card-slot order,
+    zeros for the face blocks, then the pool values (my King, lower Queen, higher Queen, then the
+    enemy's). With ``hidden_pools`` the opponent's columns stay zero."""
+    enemy = 1 - seat
+    matrix = np.zeros((2 * NUM_NUMBER_CARDS, 126), dtype=np.float32)
+    for owner, pool_column, value_column in ((seat, 0, 120), (enemy, 36, 123)):
+        if owner == enemy and hidden_pools:
+            continue
+        low, high = SEAT_SUITS[owner]
+        for slot, n in enumerate(CARD_AT_SLOT[seat]):
+            row, suit, rank = owner * NUM_NUMBER_CARDS + n, n // 9, number_rank(n)
+            matrix[row, pool_column + slot] = 1.0
+            if suit in (low, high):
+                matrix[row, value_column] = rank  # the King counts both own suits
+                matrix[row, value_column + (1 if suit == low else 2)] = rank
+    return matrix
 
 
 def observe(state: MapDuelState, seat: int) -> np.ndarray:
     """What ``seat`` sees, in its own frame (sections 12, 18, 39)."""
-    B = state.B
-    cells = B * B
+    cells = state.B * state.B
     enemy = 1 - seat
     config = state.config
-    hidden = state.hidden_face if state.hidden_face is not None and state.hidden_face[0] != seat else None
-    hidden_cell = state.face_pos[hidden[0]][hidden[1]] if hidden else -1
-    own_turn = state.current == seat and state.phase != OVER
-    pending_cell = (
-        state.face_pos[seat][state.pending_face]
-        if own_turn and state.pending_face >= 0 and state.face_status[seat][state.pending_face] == ON_MAP
-        else -1
-    )
-    hot = _plane_indices(B, seat)
-    x_of = hot[-1]
-    ones_at: list[int] = []  # flat plane indices set to 1
-    rank_at: list[int] = []
-    rank_values: list[float] = []
-    acted = state.acted if own_turn else ()
-    for cell, code in enumerate(state.board):
-        if code == EMPTY:
-            continue
-        if code < FACE_BASE:
-            ones_at += hot[code][cell]
-            rank_at.append(3 * cells + x_of[cell])
-            rank_values.append(_RANK_VALUES[code])
-        elif cell == hidden_cell:
-            ones_at.append(17 * cells + x_of[cell])
-        else:
-            ones_at += hot[code][cell]
-            face = (code - FACE_BASE) % NUM_FACES
-            if code - FACE_BASE < NUM_FACES * (seat + 1) and code - FACE_BASE >= NUM_FACES * seat:
-                if face in acted:
-                    ones_at.append(16 * cells + x_of[cell])
-                if cell == pending_cell:
-                    ones_at.append(18 * cells + x_of[cell])
     obs = np.zeros(NUM_PLANES * cells + VECTOR_SIZE, dtype=np.float32)
-    obs[ones_at] = 1.0
-    obs[rank_at] = rank_values
-    vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
-    at_slot = CARD_AT_SLOT[seat]
-    mine_pool, their_pool = state.pools[seat], state.pools[enemy]
-    vector[0:36] = [mine_pool[n] for n in at_slot]
-    if not config.hidden_pools:
-        vector[36:72] = [their_pool[n] for n in at_slot]
-    for f in range(NUM_FACES):
-        vector[72 + 3 * f + state.face_status[seat][f]] = 1.0
-        # while a face is down, which of the enemy's faces it is stays unknown
-        vector[96 + 3 * f + (0 if hidden is not None else state.face_status[enemy][f])] = 1.0
-    mine = suit_totals(state.pools[seat])
-    vector[120:123] = [face_value(state, seat, face, mine) for face in (2, 1, 5)]
-    if not config.hidden_pools:
-        theirs = suit_totals(state.pools[enemy])
-        vector[123:126] = [face_value(state, enemy, face, theirs) for face in (2, 1, 5)]
+    planes = obs[: NUM_PLANES * cells].reshape(NUM_PLANES, cells)
+    board = np.fromiter(state.board, dtype=np.intp, count=cells)
+    # player_2's frame is the board turned 180 degrees: its cell x is absolute cell C - 1 - x
+    np.take(_code_planes(seat), board if seat == 0 else board[::-1], axis=1, out=planes)
+    hidden = state.hidden_face
+    if hidden is not None and hidden[0] == seat:
+        hidden = None  # a seat knows its own face-down card
+    if hidden is not None:
+        x = state.face_pos[hidden[0]][hidden[1]]
+        x = x if seat == 0 else cells - 1 - x
+        planes[:, x] = 0.0  # only "a face-down card" shows
+        planes[17, x] = 1.0
+    own_turn = state.current == seat and state.phase != OVER
+    if own_turn:
+        status, pos = state.face_status[seat], state.face_pos[seat]
+        marked = [(16, pos[face]) for face in state.acted if status[face] == ON_MAP]
+        if state.pending_face >= 0 and status[state.pending_face] == ON_MAP:
+            marked.append((18, pos[state.pending_face]))
+        for plane, cell in marked:
+            planes[plane, cell if seat == 0 else cells - 1 - cell] = 1.0
+
+    vector = obs[NUM_PLANES * cells :]
+    pools = np.frombuffer(bytes(state.pools[0] + state.pools[1]), dtype=np.uint8)  # 0/1 entries
+    np.dot(pools, _pool_matrix(seat, config.hidden_pools), out=vector[:126])
+    # one-hot entries: face status, phase, drawn card, pending face
+    ones = [72 + 3 * f + s for f, s in enumerate(state.face_status[seat])]
+    if hidden is None:  # while a face is down, which of the enemy's faces it is stays unknown
+        ones += [96 + 3 * f + s for f, s in enumerate(state.face_status[enemy])]
+    else:
+        ones += range(96, 120, 3)
     if state.phase != OVER:
-        vector[126 + state.phase] = 1.0
+        ones.append(126 + state.phase)
     if state.drawn >= 0:
-        vector[136 + CARD_SLOT[seat][state.drawn]] = 1.0
+        ones.append(136 + CARD_SLOT[seat][state.drawn])
     if own_turn:
         if state.pending_face >= 0:
-            vector[172 + state.pending_face] = 1.0
+            ones.append(172 + state.pending_face)
         if state.phase == SAC_MOVE:
             vector[180] = state.moves_left
         if state.pay_target and state.phase in (PLACE_CELL, PLACE_PAY):
             if state.pay_target == ACE_PAYMENT:
-                vector[182] = 1.0
+                ones.append(182)
             else:
                 vector[181] = state.pay_target - sum(number_rank(n) for n in state.paid)
-        vector[183] = 1.0 if state.step1_done else 0.0
-    vector[184] = 1.0 if seat == 0 else 0.0
-    vector[185] = 1.0 if state.first == seat else 0.0
-    vector[186] = state.turn / config.max_turns
-    vector[187] = state.no_progress / config.no_progress_turns
-    vector[188] = sum(state.pools[enemy])
-    obs[NUM_PLANES * cells:] = vector
+        if state.step1_done:
+            ones.append(183)
+    vector[ones] = 1.0
+    vector[184:189] = (
+        1.0 if seat == 0 else 0.0,
+        1.0 if state.first == seat else 0.0,
+        state.turn / config.max_turns,
+        state.no_progress / config.no_progress_turns,
+        sum(state.pools[enemy]),
+    )
     return obs
 
 

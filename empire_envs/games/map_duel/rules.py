@@ -6,8 +6,9 @@ setup deck, a random first player, coin flips). Section numbers refer to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from operator import mul
 
 import numpy as np
 
@@ -65,6 +66,8 @@ DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 #: what a placed J, Q, K costs (section 26); an Ace costs two primes
 FACE_COST = {JACK: 7, QUEEN: 8, KING: 9}
 ACE_PAYMENT = -1
+_NUMBER_IDS = frozenset(range(NUM_NUMBER_CARDS))
+_RED_IDS = frozenset(n for n in range(NUM_NUMBER_CARDS) if is_red_suit(number_suit(n)))
 
 
 def layout(state: MapDuelState) -> ActionLayout:
@@ -98,14 +101,46 @@ def _steps(board_size: int) -> dict[tuple[int, int], tuple[int, ...]]:
     return table
 
 
+class Geometry:
+    """Per board size, the cell tables the legality checks walk (built once, then read):
+    ``neighbours[seat][cell]`` the cells in the seat's four egocentric directions (-1 off the
+    board), ``orthogonal[cell]`` / ``diagonal[cell]`` the absolute unit neighbours, and
+    ``diagonal_rays[cell]`` the cells along each diagonal, nearest first."""
+
+    def __init__(self, board_size: int) -> None:
+        steps = _steps(board_size)
+        cells = range(board_size * board_size)
+        self.neighbours = tuple(
+            tuple(tuple(steps[DIRECTIONS[seat][d]][c] for d in range(NUM_DIRECTIONS)) for c in cells)
+            for seat in range(2)
+        )
+        self.orthogonal = tuple(tuple(steps[v][c] for v in ORTHOGONAL) for c in cells)
+        self.diagonal = tuple(tuple(steps[v][c] for v in DIAGONAL) for c in cells)
+        rays = []
+        for c in cells:
+            per_cell = []
+            for v in DIAGONAL:
+                ray, other = [], steps[v][c]
+                while other >= 0:
+                    ray.append(other)
+                    other = steps[v][other]
+                per_cell.append(tuple(ray))
+            rays.append(tuple(per_cell))
+        self.diagonal_rays = tuple(rays)
+
+
+@lru_cache(maxsize=None)
+def geometry(board_size: int) -> Geometry:
+    return Geometry(board_size)
+
+
 def step(state: MapDuelState, cell: int, dr: int, dc: int) -> int:
     """The cell one unit step away, or -1 off the board."""
     return _steps(state.B)[(dr, dc)][cell]
 
 
 def neighbour(state: MapDuelState, seat: int, cell: int, direction: int) -> int:
-    dr, dc = DIRECTIONS[seat][direction]
-    return step(state, cell, dr, dc)
+    return geometry(state.B).neighbours[seat][cell][direction]
 
 
 def is_number(code: int) -> bool:
@@ -158,18 +193,17 @@ def new_game(
 def _placement_ok(state: MapDuelState, card: int, cell: int, rule: str) -> bool:
     """Section 15: even cards want the same colour beside them and the opposite colour above or
     below; odd cards the reverse. At least one neighbouring number card is required."""
+    board = state.board
     even = number_rank(card) % 2 == 0
-    red = is_red_suit(number_suit(card))
+    red = card in _RED_IDS
     seen = satisfied = 0
-    for dr, dc in ORTHOGONAL:
-        other = step(state, cell, dr, dc)
-        if other < 0 or not is_number(state.board[other]):
+    for direction, other in enumerate(geometry(state.B).orthogonal[cell]):
+        if other < 0 or not 0 <= board[other] < NUM_NUMBER_CARDS:
             continue
         seen += 1
-        same_colour = is_red_suit(number_suit(state.board[other])) == red
-        horizontal = dr == 0
-        wants_same = horizontal == even
-        if same_colour == wants_same:
+        same_colour = (board[other] in _RED_IDS) == red
+        horizontal = direction % 2 == 1  # ORTHOGONAL is north, east, south, west
+        if same_colour == (horizontal == even):
             satisfied += 1
         elif rule == "all_neighbours":
             return False
@@ -181,14 +215,11 @@ def _placement_ok(state: MapDuelState, card: int, cell: int, rule: str) -> bool:
 def _frontier(state: MapDuelState) -> list[int]:
     """Empty cells orthogonally next to a card of the map, ascending."""
     board = state.board
-    steps = [_steps(state.B)[d] for d in ORTHOGONAL]
+    orthogonal = geometry(state.B).orthogonal
     cells = set()
     for cell, code in enumerate(board):
         if code != EMPTY:
-            for reached in steps:
-                other = reached[cell]
-                if other >= 0 and board[other] == EMPTY:
-                    cells.add(other)
+            cells.update(other for other in orthogonal[cell] if other >= 0 and board[other] == EMPTY)
     return sorted(cells)
 
 
@@ -205,16 +236,12 @@ def setup_cells(state: MapDuelState, card: int) -> list[int]:
 
 def starting_face_cells(state: MapDuelState) -> list[int]:
     """Empty cells orthogonally next to a number card (section 17)."""
-    cells = []
-    for cell in range(state.B * state.B):
-        if state.board[cell] != EMPTY:
-            continue
-        for dr, dc in ORTHOGONAL:
-            other = step(state, cell, dr, dc)
-            if other >= 0 and is_number(state.board[other]):
-                cells.append(cell)
-                break
-    return cells
+    board = state.board
+    orthogonal = geometry(state.B).orthogonal
+    return [
+        cell for cell, code in enumerate(board)
+        if code == EMPTY and any(other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS for other in orthogonal[cell])
+    ]
 
 
 # --------------------------------------------------------------------------- step 1 helpers
@@ -225,7 +252,9 @@ def faces_on_map(state: MapDuelState, seat: int) -> list[int]:
 
 
 def _opposite_pool(state: MapDuelState, seat: int) -> list[int]:
-    return [n for n in range(NUM_NUMBER_CARDS) if state.pools[seat][n] and not is_own_colour(seat, n)]
+    """The seat's pool cards of the opponent's colour (what it pays new faces with)."""
+    pool = state.pools[seat]
+    return [n for suit in SEAT_SUITS[1 - seat] for n in range(9 * suit, 9 * suit + 9) if pool[n]]
 
 
 def _subset_sums(ranks: Sequence[int], limit: int) -> set[int]:
@@ -235,25 +264,41 @@ def _subset_sums(ranks: Sequence[int], limit: int) -> set[int]:
     return sums
 
 
+def _affordable(state: MapDuelState, seat: int) -> tuple[set[int], int]:
+    """What the seat's opposite-colour pool can pay: the exact sums up to 9 it can make, and how
+    many prime ranks it holds."""
+    ranks = [number_rank(n) for n in _opposite_pool(state, seat)]
+    return _subset_sums(ranks, FACE_COST[KING]), sum(1 for rank in ranks if rank in PRIMES)
+
+
+def _affords(kind: int, sums: set[int], primes: int) -> bool:
+    return primes >= 2 if kind == ACE else FACE_COST[kind] in sums
+
+
 def can_afford(state: MapDuelState, seat: int, face: int) -> bool:
     """Section 26: J/Q/K cost opposite-colour cards summing to exactly 7/8/9; an Ace two primes."""
-    pool = _opposite_pool(state, seat)
-    kind = face_type(face)
-    if kind == ACE:
-        return sum(1 for n in pool if number_rank(n) in PRIMES) >= 2
-    target = FACE_COST[kind]
-    return target in _subset_sums([number_rank(n) for n in pool], target)
+    return _affords(face_type(face), *_affordable(state, seat))
 
 
 def placement_cells(state: MapDuelState, seat: int) -> list[int]:
     """Empty cells orthogonally next to one of the seat's faces on the map (section 27)."""
+    board = state.board
+    orthogonal = geometry(state.B).orthogonal
     cells = set()
     for f in faces_on_map(state, seat):
-        for dr, dc in ORTHOGONAL:
-            other = step(state, state.face_pos[seat][f], dr, dc)
-            if other >= 0 and state.board[other] == EMPTY:
-                cells.add(other)
+        cells.update(other for other in orthogonal[state.face_pos[seat][f]] if other >= 0 and board[other] == EMPTY)
     return sorted(cells)
+
+
+def _has_placement_cell(state: MapDuelState, seat: int) -> bool:
+    board = state.board
+    orthogonal = geometry(state.B).orthogonal
+    status, pos = state.face_status[seat], state.face_pos[seat]
+    return any(
+        other >= 0 and board[other] == EMPTY
+        for f in range(NUM_FACES) if status[f] == ON_MAP
+        for other in orthogonal[pos[f]]
+    )
 
 
 def sacrifice_faces(state: MapDuelState, seat: int, n: int) -> list[int]:
@@ -276,54 +321,48 @@ def can_pay(state: MapDuelState, seat: int, n: int) -> bool:
 
 
 def _sac_moves(state: MapDuelState, seat: int) -> list[int]:
-    cell = state.face_pos[seat][state.pending_face]
-    return [
-        d for d in range(NUM_DIRECTIONS)
-        if (other := neighbour(state, seat, cell, d)) >= 0 and is_number(state.board[other])
-    ]
+    board = state.board
+    neighbours = geometry(state.B).neighbours[seat][state.face_pos[seat][state.pending_face]]
+    return [d for d, other in enumerate(neighbours) if other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS]
 
 
 # --------------------------------------------------------------------------- confrontations
 
 
 def confront_targets(state: MapDuelState, seat: int, face: int) -> list[int]:
-    """Enemy faces within reach of ``face`` (section 32), as enemy face indices."""
-    enemy = 1 - seat
+    """Enemy faces within reach of ``face`` (section 32), as enemy face indices, ascending."""
+    geo = geometry(state.B)
+    board = state.board
     cell = state.face_pos[seat][face]
+    low = FACE_BASE + NUM_FACES * (1 - seat)
+    high = low + NUM_FACES
     kind = face_type(face)
-    cells: list[int] = []
-    if kind == JACK:
-        cells = [neighbour(state, seat, cell, 0)]
-    elif kind == QUEEN:
-        cells = [neighbour(state, seat, cell, 1), neighbour(state, seat, cell, 3)]
-    elif kind == KING:
-        reach = ORTHOGONAL + (DIAGONAL if state.config.king_reach == "all8" else ())
-        cells = [step(state, cell, dr, dc) for dr, dc in reach]
-    else:
+    if kind == ACE:
         blocking = state.config.ace_blocking
-        for dr, dc in DIAGONAL:
-            other = step(state, cell, dr, dc)
-            while other >= 0:
-                code = state.board[other]
-                cells.append(other)
-                if (blocking == "cards" and code != EMPTY) or (blocking == "faces" and is_face(code)):
+        targets = []
+        for ray in geo.diagonal_rays[cell]:
+            for other in ray:
+                code = board[other]
+                if low <= code < high:
+                    targets.append(code - low)
+                if (blocking == "cards" and code != EMPTY) or (blocking == "faces" and code >= FACE_BASE):
                     break
-                other = step(state, other, dr, dc)
-    targets = []
-    low = FACE_BASE + NUM_FACES * enemy
-    for c in cells:
-        if c >= 0 and low <= state.board[c] < low + NUM_FACES:
-            targets.append(state.board[c] - low)
-    return sorted(set(targets))
+        return sorted(targets)
+    if kind == JACK:
+        cells: Sequence[int] = geo.neighbours[seat][cell][:1]
+    elif kind == QUEEN:
+        cells = geo.neighbours[seat][cell][1::2]
+    else:
+        cells = geo.orthogonal[cell] + (geo.diagonal[cell] if state.config.king_reach == "all8" else ())
+    return sorted(board[c] - low for c in cells if c >= 0 and low <= board[c] < high)
+
+
+_RANKS_OF_A_SUIT = tuple(range(2, 11))
 
 
 def suit_totals(pool: Sequence[int]) -> list[int]:
     """The sum of the ranks of a pool's cards, per suit."""
-    totals = [0, 0, 0, 0]
-    for n in range(NUM_NUMBER_CARDS):
-        if pool[n]:
-            totals[n // 9] += n % 9 + 2
-    return totals
+    return [sum(map(mul, pool[9 * suit : 9 * suit + 9], _RANKS_OF_A_SUIT)) for suit in range(4)]
 
 
 def face_value(state: MapDuelState, seat: int, face: int, totals: Sequence[int] | None = None) -> int:
@@ -431,9 +470,8 @@ def legal_actions(state: MapDuelState) -> list[int]:
             moves.append(lay.stop)
         return moves
     if phase == BUILD_CARD:
-        return sorted(
-            lay.pool + CARD_SLOT[seat][n] for n in range(NUM_NUMBER_CARDS) if _can_build_card(state, seat, n)
-        )
+        slot = CARD_SLOT[seat]
+        return sorted(lay.pool + slot[n] for n in range(NUM_NUMBER_CARDS) if _can_build_card(state, seat, n))
     if phase == STEP1:
         return _step1_actions(state, seat, lay)
     return _step2_actions(state, seat, lay)
@@ -453,55 +491,64 @@ def _can_build_card(state: MapDuelState, seat: int, n: int) -> bool:
 
 
 def _step1_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[int]:
+    board = state.board
+    status, pos, pool = state.face_status[seat], state.face_pos[seat], state.pools[seat]
+    neighbours = geometry(state.B).neighbours[seat]
+    on_map = [f for f in range(NUM_FACES) if status[f] == ON_MAP]
     actions = []
-    on_map = faces_on_map(state, seat)
     for f in on_map:
-        for d in range(NUM_DIRECTIONS):
-            other = neighbour(state, seat, state.face_pos[seat][f], d)
-            if other >= 0 and is_number(state.board[other]):
-                actions.append(lay.swap_adj_index(f, d))
-    for f in on_map:
-        for a in range(2):
-            ace = 4 * a + ACE
-            if ace != f and state.face_status[seat][ace] == ON_MAP:
-                actions.append(lay.swap_ace_index(f, a))
-    for n in range(NUM_NUMBER_CARDS):
-        if state.pools[seat][n] and is_own_colour(seat, n) and sacrifice_faces(state, seat, n):
-            actions.append(lay.pool + CARD_SLOT[seat][n])
-    if on_map:
-        cells = placement_cells(state, seat)
-        if cells:
-            for f in range(NUM_FACES):
-                if state.face_status[seat][f] == DECK and can_afford(state, seat, f):
-                    actions.append(lay.face + f)
+        base = lay.swap_adj + NUM_DIRECTIONS * f
+        actions.extend(
+            base + d for d, other in enumerate(neighbours[pos[f]]) if other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS
+        )
+    aces = [a for a in range(2) if status[4 * a + ACE] == ON_MAP]
+    actions.extend(lay.swap_ace + 2 * f + a for f in on_map for a in aces if 4 * a + ACE != f)
+    # a sacrifice: an own-colour pool card of a suit that has a face on the map (sections 23-25)
+    suits_on_map = {face_suit(seat, f) for f in on_map}
+    slot = CARD_SLOT[seat]
+    for suit in SEAT_SUITS[seat]:
+        if suit in suits_on_map:
+            actions.extend(lay.pool + slot[n] for n in range(9 * suit, 9 * suit + 9) if pool[n])
+    if on_map and _has_placement_cell(state, seat):
+        sums, primes = _affordable(state, seat)
+        actions.extend(
+            lay.face + f for f in range(NUM_FACES) if status[f] == DECK and _affords(face_type(f), sums, primes)
+        )
     actions.append(lay.pass_step1)
     return sorted(actions)
 
 
-def _step2_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[int]:
-    actions = []
-    pool_size = sum(state.pools[seat])
-    for f in faces_on_map(state, seat):
-        if f in state.acted:
+def _step2_moves(state: MapDuelState, seat: int, lay: ActionLayout) -> Iterator[int]:
+    """The seat's legal CONSUME, BUILD and CONFRONT actions, face by face (not sorted)."""
+    board = state.board
+    status, pos, pool = state.face_status[seat], state.face_pos[seat], state.pools[seat]
+    neighbours = geometry(state.B).neighbours[seat]
+    can_build = any(pool)
+    placement_rule = state.config.placement_rule if state.config.build_uses_placement_rule else None
+    acted = state.acted
+    for f in range(NUM_FACES):
+        if status[f] != ON_MAP or f in acted:
             continue
-        cell = state.face_pos[seat][f]
-        for d in range(NUM_DIRECTIONS):
-            other = neighbour(state, seat, cell, d)
+        for d, other in enumerate(neighbours[pos[f]]):
             if other < 0:
                 continue
-            code = state.board[other]
-            if is_number(code):
-                actions.append(lay.consume_index(f, d))
-            elif code == EMPTY and pool_size:
-                if not state.config.build_uses_placement_rule or any(
-                    state.pools[seat][n] and _placement_ok(state, n, other, state.config.placement_rule)
-                    for n in range(NUM_NUMBER_CARDS)
-                ):
-                    actions.append(lay.build_index(f, d))
+            code = board[other]
+            if 0 <= code < NUM_NUMBER_CARDS:
+                yield lay.consume + NUM_DIRECTIONS * f + d
+            elif code == EMPTY and can_build and (
+                placement_rule is None
+                or any(pool[n] and _placement_ok(state, n, other, placement_rule) for n in range(NUM_NUMBER_CARDS))
+            ):
+                yield lay.build + NUM_DIRECTIONS * f + d
+        base = lay.confront + NUM_FACES * f
         for e in confront_targets(state, seat, f):
-            actions.append(lay.confront_index(f, e))
+            yield base + e
+
+
+def _step2_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[int]:
+    actions = sorted(_step2_moves(state, seat, lay))
     actions.append(lay.end_turn)
-    return sorted(actions)
+    return actions
 
 
 def legal_mask(state: MapDuelState) -> np.ndarray:
@@ -511,8 +558,8 @@ def legal_mask(state: MapDuelState) -> np.ndarray:
 
 
 def is_legal(state: MapDuelState, action: int) -> bool:
-    """Whether ``action`` is legal for the acting seat. The main-game steps check the one
-    action; the short sub-decisions compare with the whole list."""
+    """Whether ``action`` is legal for the acting seat. The main-game steps and the card
+    choices check the one action; the other sub-decisions compare with the whole list."""
     if isinstance(action, np.integer):
         action = int(action)
     if isinstance(action, bool) or not isinstance(action, int):
@@ -520,13 +567,22 @@ def is_legal(state: MapDuelState, action: int) -> bool:
     lay = layout(state)
     if state.phase == OVER or not 0 <= action < lay.size:
         return False
-    if state.phase not in (STEP1, STEP2):
-        return action in legal_actions(state)
     kind, a, b = lay.decode(action)
     seat = state.current
-    if state.phase == STEP1:
+    phase = state.phase
+    if phase == STEP1:
         return _step1_allows(state, seat, kind, a, b)
-    return _step2_allows(state, seat, kind, a, b)
+    if phase == STEP2:
+        return _step2_allows(state, seat, kind, a, b)
+    if phase == BUILD_CARD:
+        return kind is Kind.POOL and _can_build_card(state, seat, CARD_AT_SLOT[seat][a])
+    if phase == PLACE_PAY:
+        return kind is Kind.POOL and can_pay(state, seat, CARD_AT_SLOT[seat][a])
+    if phase == SETUP_PLACE and kind is Kind.CELL:
+        cell = from_ego(state, seat, a)
+        if state.board[cell] == EMPTY and _placement_ok(state, state.drawn, cell, state.config.placement_rule):
+            return True  # the rule of the config always allows it; the fallbacks need the list
+    return action in legal_actions(state)
 
 
 def _step1_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) -> bool:
@@ -698,7 +754,7 @@ def _to_step2(state: MapDuelState) -> None:
 def _auto_end(state: MapDuelState) -> None:
     """Section 3: a step 2 with nothing but END_TURN ends the turn by itself."""
     if state.phase == STEP2 and state.outcome == ONGOING:
-        if _step2_actions(state, state.current, layout(state)) == [layout(state).end_turn]:
+        if next(_step2_moves(state, state.current, layout(state)), None) is None:
             _end_turn(state)
 
 
@@ -826,20 +882,23 @@ def _step2(state: MapDuelState, seat: int, kind: Kind, a: int, b: int, rng: np.r
 # --------------------------------------------------------------------------- the end
 
 
+def _map_counts(state: MapDuelState) -> tuple[int, int]:
+    """(number cards on the map, red ones among them): each id is on the map at most once."""
+    codes = set(state.board)
+    return len(codes.intersection(_NUMBER_IDS)), len(codes.intersection(_RED_IDS))
+
+
 def colour_share(state: MapDuelState) -> float:
     """Red's share of the map's number cards, from ``player_1``'s side (0.5 on an empty map)."""
-    numbers = state.number_cards_on_map()
-    if not numbers:
-        return 0.5
-    return sum(1 for n in numbers if is_red_suit(number_suit(n))) / len(numbers)
+    numbers, reds = _map_counts(state)
+    return reds / numbers if numbers else 0.5
 
 
 def _check_end(state: MapDuelState) -> None:
     """Sections 41-44: colour victory or an opponent without faces; both at once is a draw."""
-    numbers = state.number_cards_on_map()
-    reds = sum(1 for n in numbers if is_red_suit(number_suit(n)))
-    colour = (bool(numbers) and reds == len(numbers), bool(numbers) and reds == 0)
-    has_faces = [any(s == ON_MAP for s in state.face_status[p]) for p in range(2)]
+    numbers, reds = _map_counts(state)
+    colour = (bool(numbers) and reds == numbers, bool(numbers) and reds == 0)
+    has_faces = [ON_MAP in state.face_status[p] for p in range(2)]
     succeeds = [colour[p] or not has_faces[1 - p] for p in range(2)]
     if succeeds[0] and succeeds[1]:
         state.outcome, state.phase = DRAW, OVER
