@@ -34,6 +34,8 @@ _PILLARS_CAMPAIGN = "empire_envs.games.pillars.campaign:env"
 
 _MAP_DUEL = "empire_envs.games.map_duel.env:env"
 
+_GENERALS = "empire_envs.games.generals.env:env"
+
 ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
     EnvEntry(
@@ -100,6 +102,36 @@ ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(
         f"{NAMESPACE}/MapDuelB15-v0", "pettingzoo", _MAP_DUEL, {"board_size": 15},
         "Map Duel on a 15 x 15 board",
+    ),
+    # Empires and Generals: the ruling's generals_*_v0 family (docs/rules/generals.md).
+    EnvEntry(
+        f"{NAMESPACE}/Generals-v0", "pettingzoo", _GENERALS, {},
+        "Empires and Generals, 2 players, normal game (target 5): the main benchmark",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/GeneralsQuick-v0", "pettingzoo", _GENERALS, {"game_type": "quick"},
+        "Empires and Generals, 2 players, quick game (target 3)",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/GeneralsEpic-v0", "pettingzoo", _GENERALS, {"game_type": "epic", "max_rounds": 100},
+        "Empires and Generals, 2 players, epic game (target 8, 100 rounds)",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/GeneralsSlaughter-v0", "pettingzoo", _GENERALS, {"slaughterhouse": True},
+        "Empires and Generals, 2 players, Slaughterhouse (start at 5, no Chancellor victory)",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/Generals3p-v0", "pettingzoo", _GENERALS, {"num_players": 3},
+        "Empires and Generals, 3 players, normal game",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/Generals4p-v0", "pettingzoo", _GENERALS, {"num_players": 4},
+        "Empires and Generals, 4 players, normal game",
+    ),
+    EnvEntry(
+        f"{NAMESPACE}/Generals4pSlaughter-v0", "pettingzoo", _GENERALS,
+        {"num_players": 4, "slaughterhouse": True},
+        "Empires and Generals, 4 players, Slaughterhouse",
     ),
 )
 

@@ -62,8 +62,9 @@ class AECAdapter(AECEnv):
             f"player_{self.first_agent_number + seat}" for seat in range(game.num_players(self.config))
         ]
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
+        low = game.observation_low(self.config) if game.observation_low is not None else 0.0
         observation = spaces.Box(
-            0.0, game.observation_high(self.config), (game.observation_size(self.config),),
+            low, game.observation_high(self.config), (game.observation_size(self.config),),
             np.float32,
         )
         self._observation_spaces = {
@@ -108,7 +109,11 @@ class AECAdapter(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         state = self.game_state
-        if not self.game.is_terminal(state) and self.game.acting_player(state) == seat:
+        # while a departed agent takes its dead step, the seat to act waits with a zero mask
+        if (
+            agent == self.agent_selection and not self.game.is_terminal(state)
+            and self.game.acting_player(state) == seat
+        ):
             mask = self.game.legal_mask(state)
         else:
             mask = np.zeros(self.num_actions, dtype=np.int8)
@@ -123,22 +128,42 @@ class AECAdapter(AECEnv):
         game, state = self.game, self.game_state
         step_rewards = game.apply(state, index, self._np_random)  # raises on an illegal action
         self._cumulative_rewards[agent] = 0.0
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = float(step_rewards[seat])
+        for name in self.agents:
+            self.rewards[name] = float(step_rewards[self.agent_name_mapping[name]])
         if game.is_terminal(state):
             truncated = game.is_truncated(state)
             result = game.outcome(state)
             final = game.returns(state)
             for name in self.agents:
+                if self.terminations[name]:
+                    continue  # left earlier; it is already waiting for its dead step
                 value = final[self.agent_name_mapping[name]]
-                self.terminations[name] = not truncated
-                self.truncations[name] = truncated
+                still_in = not game.eliminated(state)[self.agent_name_mapping[name]] if game.eliminated else True
+                self.terminations[name] = not (truncated and still_in)
+                self.truncations[name] = truncated and still_in
                 self.infos[name] = {
-                    "outcome": "truncated" if truncated else _outcome_of(value),
+                    "outcome": "truncated" if truncated and still_in else _outcome_of(value),
                     "result": result,
                 }
-        else:
-            self.agent_selection = self.possible_agents[game.acting_player(state)]
+            self._accumulate_rewards()
+            return
+        self.agent_selection = self.possible_agents[game.acting_player(state)]
+        if game.eliminated is not None:
+            # a seat out of a game that goes on: terminated now, its dead step comes first
+            out = game.eliminated(state)
+            final = None
+            for name in self.agents:
+                if out[self.agent_name_mapping[name]] and not self.terminations[name]:
+                    final = final if final is not None else game.returns(state)
+                    self.terminations[name] = True
+                    self.infos[name] = {
+                        "outcome": _outcome_of(final[self.agent_name_mapping[name]]),
+                        "result": "out of the game",
+                    }
+            self._accumulate_rewards()
+            if final is not None:
+                self._deads_step_first()
+            return
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:

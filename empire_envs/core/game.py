@@ -73,3 +73,8 @@ class MultiplayerGame:
     #: ``heuristic_values(state)``: a guess in [-1, 1] of each seat's final reward, for search
     #: agents that stop their playouts early; None means play out to the end
     heuristic_values: Callable[[Any], list[float]] | None = None
+    #: ``observation_low(config)``: the least value of any observation entry (0 when None)
+    observation_low: Callable[[Any], float] | None = None
+    #: ``eliminated(state)``: per seat, out of a game that goes on (PettingZoo terminates that
+    #: agent alone); None for games where nobody leaves early
+    eliminated: Callable[[Any], list[bool]] | None = None

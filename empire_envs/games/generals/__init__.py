@@ -1,0 +1,58 @@
+"""Empires and Generals: a collectible-card-game framework for 2-4 players, with the project's
+own data-defined card pool (``cards.py``, ``data/``).
+
+``GAME`` bundles the rules for the generic adapters and the search agents; ``env.py`` holds the
+PettingZoo AEC environment (``raw_env``, ``env()``) registered as ``empire_envs/Generals-v0``.
+"""
+
+from __future__ import annotations
+
+from ...core.game import MultiplayerGame
+from . import actions, cards, observe, render, rules
+from .actions import layout_for
+from .config import GeneralsConfig
+from .state import GeneralsState
+
+
+def _pool_size(config: GeneralsConfig) -> int:
+    return cards.load_pool(config.card_pool).size
+
+
+def _action_name(state_or_config, index: int) -> str:
+    config = getattr(state_or_config, "config", state_or_config)
+    pool = cards.load_pool(config.card_pool)
+    return layout_for(pool.size, config.offsets).name(index, tuple(k.id for k in pool.kinds))
+
+
+def _new_game(config: GeneralsConfig, rng, decks=None, first_player=None) -> GeneralsState:
+    return rules.new_game(config, rng, decks=decks, first_player=first_player)
+
+
+GAME = MultiplayerGame(
+    name="Empires and Generals",
+    config_class=GeneralsConfig,
+    num_players=lambda config: config.num_players,
+    num_actions=lambda config: layout_for(_pool_size(config), config.offsets).size,
+    observation_size=lambda config: observe.observation_size(_pool_size(config), config.max_seats),
+    observation_high=observe.observation_high,
+    observation_low=observe.observation_low,
+    new_game=_new_game,
+    apply=rules.apply,
+    acting_player=lambda state: state.acting_player(),
+    legal_actions=rules.legal_actions,
+    legal_mask=rules.legal_mask,
+    observe=observe.observe,
+    is_terminal=rules.is_terminal,
+    is_truncated=rules.is_truncated,
+    outcome=rules.outcome_name,
+    returns=rules.final_rewards,
+    determinize=rules.determinize,
+    action_name=_action_name,
+    to_text=render.to_text,
+    to_rgb=render.to_rgb,
+    reset_options=("decks", "first_player"),
+    heuristic_values=rules.heuristic_values,
+    eliminated=rules.eliminated,
+)
+
+__all__ = ["GAME", "GeneralsConfig", "GeneralsState", "actions", "cards", "observe", "render", "rules"]

@@ -1,0 +1,132 @@
+"""The Empires and Generals action table: ``int <-> Action(kind, a, b, c)``.
+
+``K`` card kinds (50 in the default pool, ascending ``ref``), ``U = 10`` unit slots, ``O =
+max_seats - 1`` seat offsets (``o = 1`` is the next player clockwise). Default table (K = 50,
+``max_seats = 4``): 310 actions, ``7 + 4K + 4U + 2UO + O`` in general.
+
+=========  ==================  =================================================================
+index      action              meaning
+=========  ==================  =================================================================
+0          PLAY_TURN           declare: play this turn
+1          PASS                declare: pass this turn
+2          DRAW_PLAYING        draw from my Playing Deck
+3          DRAW_SUPPLY         draw from my Supply Pile
+4          END_PHASE           end the Kingdom, Army or Attack phase
+5          NO_BLOCK            present no blocker
+6          NO_TACTIC           play no tactic in this battle
+7-56       PLAY(k)             play kind k from hand to its place (Kingdom, Strategy, Capitol,
+                               Warcamp for a unit, or a tactic)
+57-106     PLAY_TO_BF(k)       play unit kind k straight into the Battlefield
+107-116    MOVE(u)             move my unit in slot u to the other zone
+117-126    DISCARD_UNIT(u)     discard my unit in slot u (a Soldier, or a General to replace)
+127-136    ACTIVATE(u)         use the ability of my unit in slot u
+137-196    ATTACK(u, o, z)     137 + 6u + 2(o - 1) + z: unit u attacks seat offset o; z 0 the
+                               Battlefield, 1 the Warcamp
+197-206    BLOCK(u)            block with my unit in slot u
+207-256    DISCARD_HAND(k)     discard kind k from my hand (hand limit)
+257-259    TARGET_PLAYER(o)    choose seat offset o as the target
+260-309    TARGET_KIND(k)      choose kind k in the target's Kingdom
+=========  ==================  =================================================================
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from functools import lru_cache
+from typing import NamedTuple
+
+from ...core.action_table import ActionTable
+from .config import UNIT_SLOTS
+
+
+class Kind(IntEnum):
+    PLAY_TURN = 0
+    PASS = 1
+    DRAW_PLAYING = 2
+    DRAW_SUPPLY = 3
+    END_PHASE = 4
+    NO_BLOCK = 5
+    NO_TACTIC = 6
+    PLAY = 7
+    PLAY_TO_BF = 8
+    MOVE = 9
+    DISCARD_UNIT = 10
+    ACTIVATE = 11
+    ATTACK = 12
+    BLOCK = 13
+    DISCARD_HAND = 14
+    TARGET_PLAYER = 15
+    TARGET_KIND = 16
+
+
+class Action(NamedTuple):
+    """A structured action; unused arguments are -1 (ATTACK: a = slot, b = offset, c = zone)."""
+
+    kind: Kind
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+
+class ActionLayout:
+    """The index ranges for ``K`` kinds and ``O`` seat offsets, and its ``ActionTable``."""
+
+    def __init__(self, num_kinds: int, offsets: int) -> None:
+        K, U, O = num_kinds, UNIT_SLOTS, offsets
+        self.num_kinds, self.offsets = K, O
+        self.play = 7
+        self.play_to_bf = self.play + K
+        self.move = self.play_to_bf + K
+        self.discard_unit = self.move + U
+        self.activate = self.discard_unit + U
+        self.attack = self.activate + U
+        self.block = self.attack + 2 * U * O
+        self.discard_hand = self.block + U
+        self.target_player = self.discard_hand + K
+        self.target_kind = self.target_player + O
+        self.size = self.target_kind + K
+        table = [Action(Kind(i)) for i in range(7)]
+        table += [Action(Kind.PLAY, k) for k in range(K)]
+        table += [Action(Kind.PLAY_TO_BF, k) for k in range(K)]
+        table += [Action(Kind.MOVE, u) for u in range(U)]
+        table += [Action(Kind.DISCARD_UNIT, u) for u in range(U)]
+        table += [Action(Kind.ACTIVATE, u) for u in range(U)]
+        table += [Action(Kind.ATTACK, u, o, z) for u in range(U) for o in range(1, O + 1) for z in range(2)]
+        table += [Action(Kind.BLOCK, u) for u in range(U)]
+        table += [Action(Kind.DISCARD_HAND, k) for k in range(K)]
+        table += [Action(Kind.TARGET_PLAYER, o) for o in range(1, O + 1)]
+        table += [Action(Kind.TARGET_KIND, k) for k in range(K)]
+        self.table = ActionTable("Empires and Generals", Kind, Action, table)
+        assert self.table.size == self.size == 7 + 4 * K + 4 * U + 2 * U * O + O
+
+    def attack_index(self, slot: int, offset: int, zone: int) -> int:
+        return self.attack + 2 * self.offsets * slot + 2 * (offset - 1) + zone
+
+    def decode(self, index: int) -> Action:
+        return self.table.decode(index)
+
+    def name(self, index: int, kind_ids: tuple[str, ...] | None = None) -> str:
+        """A short readable name, e.g. ``"PLAY rom_legionary"`` or ``"ATTACK u3 -> +1 WC"``."""
+        kind, a, b, c = self.decode(index)
+
+        def card(k: int) -> str:
+            return kind_ids[k] if kind_ids is not None else f"k{k}"
+
+        if kind in (Kind.PLAY, Kind.PLAY_TO_BF, Kind.DISCARD_HAND, Kind.TARGET_KIND):
+            return f"{kind.name} {card(a)}"
+        if kind in (Kind.MOVE, Kind.DISCARD_UNIT, Kind.ACTIVATE, Kind.BLOCK):
+            return f"{kind.name} u{a}"
+        if kind is Kind.ATTACK:
+            return f"ATTACK u{a} -> +{b} {'WC' if c else 'BF'}"
+        if kind is Kind.TARGET_PLAYER:
+            return f"TARGET_PLAYER +{a}"
+        return kind.name
+
+
+@lru_cache(maxsize=None)
+def layout_for(num_kinds: int, offsets: int) -> ActionLayout:
+    return ActionLayout(num_kinds, offsets)
+
+
+DEFAULT_LAYOUT = layout_for(50, 3)
+NUM_ACTIONS = DEFAULT_LAYOUT.size

@@ -1,0 +1,157 @@
+"""Every variant knob of Empires and Generals, validated; the only place where their defaults
+live. ``docs/rules/generals.md`` explains each rule they change (ruling numbers in brackets)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+GAME_TYPES = {"quick": 3, "normal": 5, "epic": 8}
+SLAUGHTER_FLOORS = ("zero", "bottom")
+DRAW_MODES = ("choose", "both")
+WARCAMP_ATTACKS = ("raider", "any")
+REWARD_SCHEMES = ("win_loss", "placement")
+PREDESTINATION_NAMES = (
+    "standard", "ancient_rumble", "peaceful_past", "knights_of_valor", "alone_in_the_dark",
+    "classic", "classic_peaceful", "dynasty_variant", "days_gone_by", "is_this_real_life",
+    "up_to_date", "free_for_all",
+)
+#: the units in play a player may have at once: the slots of the action and observation tables
+UNIT_SLOTS = 10
+#: Kingdom cards a player may have in play at once [30]
+MAX_KINGDOM = 8
+BASE_HAND_LIMIT = 7
+
+
+def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+
+
+@dataclass(frozen=True)
+class GeneralsConfig:
+    """Rule variants of Empires and Generals.
+
+    Attributes:
+        num_players: 2 to ``max_seats`` players [3].
+        max_seats: the seat rows of the observation and the seat offsets of the action table
+            (4; 6 allows 5 and 6 players) [3].
+        card_pool: ``"default"`` or the path of a pool file (TOML or JSON) [1].
+        deck_files: ``None`` (the prebuilt decks) or paths of deck files that replace them [1].
+        decks: ``"random"`` (distinct empires drawn at reset) or one deck id per seat [6].
+        allow_mirror: ``decks="random"`` may give two seats the same deck [6].
+        enforce_deck_rules: check deck sizes and rarity caps when decks are loaded [5].
+        predestination: the legality filter of eras and tags, e.g. ``"standard"`` [8].
+        game_type: ``"quick"`` (target 3), ``"normal"`` (5) or ``"epic"`` (8) [9].
+        slaughterhouse: start at the target, no Chancellor victory [10].
+        slaughter_floor: where a Slaughterhouse player is eliminated: ``"zero"`` or ``"bottom"``
+            (minus the target) [10].
+        attack_transfer: the attacker gains the CH point its unblocked hit takes [11].
+        play_for_second: after a Chancellor victory the others play on for the lower places [15].
+        opening_hand: cards drawn at setup from the Playing Deck and from the Supply Pile [17].
+        draw_mode: ``"choose"`` a pile for each draw, or draw from ``"both"`` [21].
+        deckout_loses: a player who must draw from two empty piles is eliminated [22].
+        explicit_harvest: reserved; only ``False`` (lazy, optimal spending) is implemented, as
+            the rulings allow for v0 [24].
+        max_generals: Generals a player may have in play at once [36].
+        warcamp_attacks: who may attack a Warcamp directly: ``"raider"`` units or ``"any"`` [42].
+        defender_wins_ties: a blocker kills on strength >= the attacker's life (else > too) [46].
+        max_rounds: truncation (reward 0 to those still in) after this many rounds [55].
+        reward_scheme: ``"win_loss"`` (+1 winner, -1 others) or ``"placement"`` (by finishing
+            order, from +1 for first to -1 for last) [1].
+        ch_shaping: ``c`` of the optional shaped reward, +c per CH point gained and -c per point
+            lost [1].
+    """
+
+    num_players: int = 2
+    max_seats: int = 4
+    card_pool: str = "default"
+    deck_files: tuple[str, ...] | None = None
+    decks: str | tuple[str, ...] = "random"
+    allow_mirror: bool = False
+    enforce_deck_rules: bool = True
+    predestination: str = "standard"
+    game_type: str = "normal"
+    slaughterhouse: bool = False
+    slaughter_floor: str = "zero"
+    attack_transfer: bool = False
+    play_for_second: bool = False
+    opening_hand: tuple[int, int] = (5, 2)
+    draw_mode: str = "choose"
+    deckout_loses: bool = False
+    explicit_harvest: bool = False
+    max_generals: int = 1
+    warcamp_attacks: str = "raider"
+    defender_wins_ties: bool = True
+    max_rounds: int = 60
+    reward_scheme: str = "win_loss"
+    ch_shaping: float = 0.0
+
+    def __post_init__(self) -> None:
+        _check_int("max_seats", self.max_seats, 2, 6)
+        _check_int("num_players", self.num_players, 2, self.max_seats)
+        if not isinstance(self.card_pool, str) or not self.card_pool:
+            raise TypeError(f"card_pool must be 'default' or a file path (str), got {self.card_pool!r}")
+        if self.deck_files is not None:
+            if isinstance(self.deck_files, str) or not all(isinstance(p, str) for p in self.deck_files):
+                raise TypeError(f"deck_files must be None or a sequence of paths, got {self.deck_files!r}")
+            object.__setattr__(self, "deck_files", tuple(self.deck_files))
+        if isinstance(self.decks, str):
+            if self.decks != "random":
+                raise ValueError(f"decks must be 'random' or one deck id per seat, got {self.decks!r}")
+        else:
+            decks = tuple(self.decks)
+            if len(decks) != self.num_players or not all(isinstance(d, str) for d in decks):
+                raise ValueError(
+                    f"decks must name one deck id per seat ({self.num_players}), got {self.decks!r}"
+                )
+            object.__setattr__(self, "decks", decks)
+        for name in ("allow_mirror", "enforce_deck_rules", "slaughterhouse", "attack_transfer",
+                     "play_for_second", "deckout_loses", "explicit_harvest", "defender_wins_ties"):
+            _check_bool(name, getattr(self, name))
+        if self.explicit_harvest:
+            raise ValueError(
+                "explicit_harvest=True (spending as a decision) is not part of v0; the env spends "
+                "lazily and optimally (ruling 24), so leave it False"
+            )
+        _check_choice("predestination", self.predestination, PREDESTINATION_NAMES)
+        _check_choice("game_type", self.game_type, tuple(GAME_TYPES))
+        _check_choice("slaughter_floor", self.slaughter_floor, SLAUGHTER_FLOORS)
+        _check_choice("draw_mode", self.draw_mode, DRAW_MODES)
+        _check_choice("warcamp_attacks", self.warcamp_attacks, WARCAMP_ATTACKS)
+        _check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
+        hand = tuple(self.opening_hand)
+        if len(hand) != 2:
+            raise ValueError(f"opening_hand is (from the Playing Deck, from the Supply Pile), got {self.opening_hand!r}")
+        for part in hand:
+            _check_int("opening_hand entries", part, 0, 30)
+        object.__setattr__(self, "opening_hand", hand)
+        _check_int("max_generals", self.max_generals, 1, UNIT_SLOTS)
+        _check_int("max_rounds", self.max_rounds, 1, 100_000)
+        if isinstance(self.ch_shaping, bool) or not isinstance(self.ch_shaping, (int, float)):
+            raise TypeError(f"ch_shaping must be a number, got {self.ch_shaping!r}")
+        if not 0.0 <= self.ch_shaping <= 0.1:
+            raise ValueError(f"ch_shaping must be in [0, 0.1] so it stays below a win, got {self.ch_shaping!r}")
+        object.__setattr__(self, "ch_shaping", float(self.ch_shaping))
+
+    @property
+    def target(self) -> int:
+        """T: the CH a Chancellor victory needs, and the distance to elimination."""
+        return GAME_TYPES[self.game_type]
+
+    @property
+    def offsets(self) -> int:
+        """O: seat offsets 1..O of the action table."""
+        return self.max_seats - 1

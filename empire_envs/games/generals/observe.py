@@ -1,0 +1,182 @@
+"""Empires and Generals observation: one flat float32 vector for one seat.
+
+``K`` kinds (50), ``U = 10`` unit slots, ``P = max_seats`` (4) rows in **seat-offset order**
+(row 0 is me, row 1 the next player clockwise, ...; rows of absent players are zero, rows of
+players out of the game zero but for nothing: their "alive" entry is 0 too). Default size
+(K = 50, P = 4): 3,779 entries, ``3K + P(17 + 5K) + PU(K + 9) + (9 + 2P + 2U + 2K) + 11 + 3 + K``
+in general.
+
+=========  ===========  ======================================================================
+index      field        meaning
+=========  ===========  ======================================================================
+0-49       my hand      my hand, count per kind
+50-99      my deck      cards left in my Playing Deck, count per kind (the order is hidden)
+100-149    my supply    cards left in my Supply Pile, count per kind
+150-1217   seats        P rows of 17 + 5K (table below)
+1218-3577  units        P x U slots of K + 9 (table below), row-major by seat offset then slot
+3578-3714  battle       the battle under way (table below; all 0 outside a battle)
+3715-3725  phase        one-hot of the 11 decision phases (all 0 once over)
+3726-3728  global       target T / 10, Slaughterhouse, round / max_rounds
+3729-3778  banned       1 for each ultra rare kind nobody may play any more
+=========  ===========  ======================================================================
+
+A seat row: 0 alive, 1 is the turn player, 2 CH / T, 3 hand size, 4 Playing Deck size, 5 Supply
+Pile size, 6 passed its last turn, 7 budget, 8 value of ready Supply Line cards, 9 value of
+fresh ones, 10-14 empire one-hot (rome, mongols, egypt, franks, other), 15 has a General in
+play, 16 Kingdom cards in play; then per kind: 17 + k Supply Line count, 17 + K + k Kingdom
+count, 17 + 2K + k its Strategy, 17 + 3K + k its Capitol, 17 + 4K + k discard pile count.
+
+A unit slot: 0 present, 1..K kind one-hot, K + 1 in the Battlefield, K + 2 may enter the
+Battlefield now (Pull), K + 3 strength, K + 4 life (both outside battle modifiers), K + 5 is a
+General, K + 6 ability available, K + 7 is the attacker, K + 8 is the blocker.
+
+The battle block: 0-4 stage (none, block in the Battlefield, block in the Warcamp, attacker's
+tactic, defender's tactic), then the attacker's seat offset (P), its slot (U), the defender's
+seat offset (P), the zone (Battlefield, Warcamp), the blocker's slot or none (U + 1),
+redirected (1), the tactic kind played by the attacker (K) and by the defender (K).
+
+Hidden: other hands (their sizes show), the order of every pile, and the contents of other
+players' piles (their sizes show; their deck lists are public through their empire).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.layout import ObsLayout
+from .config import UNIT_SLOTS
+from .rules import (
+    EMPIRES,
+    fresh_value,
+    generals_in_play,
+    may_enter_bf,
+    ready_value,
+    unit_life,
+    unit_strength,
+)
+from .state import BF, BLOCK, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState
+
+SEAT_FIXED = 17
+UNIT_FIXED = 9
+OBSERVATION_HIGH = 100.0
+OBSERVATION_LOW = -1.0
+
+
+def observation_layout(num_kinds: int, max_seats: int) -> ObsLayout:
+    K, P, U = num_kinds, max_seats, UNIT_SLOTS
+    return ObsLayout(
+        [
+            ("my hand", K), ("my deck", K), ("my supply", K),
+            ("seats", P * (SEAT_FIXED + 5 * K)),
+            ("units", P * U * (K + UNIT_FIXED)),
+            ("battle", 9 + 2 * P + 2 * U + 2 * K),
+            ("phase", NUM_DECISION_PHASES), ("global", 3), ("banned", K),
+        ]
+    )
+
+
+LAYOUT = observation_layout(50, 4)
+OBSERVATION_SIZE = LAYOUT.size
+
+
+def observation_size(num_kinds: int, max_seats: int) -> int:
+    return observation_layout(num_kinds, max_seats).size
+
+
+def observe(state: GeneralsState, seat: int) -> np.ndarray:
+    """What ``seat`` sees (ruling section 4)."""
+    config = state.config
+    K = state.pool.size
+    P, U = config.max_seats, UNIT_SLOTS
+    lay = observation_layout(K, P)
+    obs = np.zeros(lay.size, dtype=np.float32)
+    me = state.players[seat]
+    obs[0:K] = me.hand
+    start = K
+    for pile in (me.playing_deck, me.supply_pile):
+        counts = np.bincount(np.asarray(pile, dtype=np.intp), minlength=K) if pile else 0
+        obs[start:start + K] = counts
+        start += K
+    seat_width = SEAT_FIXED + 5 * K
+    unit_width = K + UNIT_FIXED
+    seats_at, units_at = lay.start("seats"), lay.start("units")
+    battle = state.battle
+    target = config.target
+    is_general = state.tables.is_general
+    kinds = state.tables.kinds
+    for offset in range(state.num_players):
+        p = state.seat_at(seat, offset)
+        player = state.players[p]
+        if not player.alive:
+            continue
+        row = seats_at + offset * seat_width
+        empire = EMPIRES.index(player.empire) if player.empire in EMPIRES else 4
+        obs[row:row + 10] = (
+            1.0, float(p == state.current and state.phase != OVER), player.ch / target,
+            sum(player.hand), len(player.playing_deck), len(player.supply_pile),
+            float(player.passed_last), player.budget, ready_value(state, p), fresh_value(state, p),
+        )
+        obs[row + 10 + empire] = 1.0
+        obs[row + 15] = 1.0 if generals_in_play(state, p) else 0.0
+        obs[row + 16] = sum(player.kingdom)
+        per_kind = row + SEAT_FIXED
+        obs[per_kind:per_kind + K] = [r + f for r, f in zip(player.supply_ready, player.supply_fresh)]
+        obs[per_kind + K:per_kind + 2 * K] = player.kingdom
+        if player.strategy >= 0:
+            obs[per_kind + 2 * K + player.strategy] = 1.0
+        if player.capitol >= 0:
+            obs[per_kind + 3 * K + player.capitol] = 1.0
+        obs[per_kind + 4 * K:per_kind + 5 * K] = player.discard
+        for slot, unit in enumerate(player.units):
+            if unit is None:
+                continue
+            at = units_at + (offset * U + slot) * unit_width
+            obs[at] = 1.0
+            obs[at + 1 + unit.kind] = 1.0
+            obs[at + K + 1:at + K + 9] = (
+                float(unit.zone == BF), float(may_enter_bf(state, p, slot)),
+                unit_strength(state, p, slot), unit_life(state, p, slot), float(is_general[unit.kind]),
+                float(kinds[unit.kind].ability is not None and not unit.ability_used),
+                float(battle is not None and battle.attacker == p and battle.a_slot == slot and not battle.a_out),
+                float(battle is not None and battle.defender == p and battle.blocker == slot),
+            )
+    if battle is not None and state.phase in (BLOCK, TACTIC):
+        at = lay.start("battle")
+        if state.phase == BLOCK:
+            stage = 1 if battle.zone == BF else 2
+        else:
+            stage = 3 + battle.tactic_turn
+        obs[at + stage] = 1.0
+        at += 5
+        obs[at + state.offset_of(seat, battle.attacker)] = 1.0
+        obs[at + P + battle.a_slot] = 1.0
+        obs[at + P + U + state.offset_of(seat, battle.defender)] = 1.0
+        at += 2 * P + U
+        obs[at + (0 if battle.zone == BF else 1)] = 1.0
+        obs[at + 2 + (battle.blocker if battle.blocker >= 0 else U)] = 1.0
+        obs[at + 3 + U] = float(battle.redirected)
+        at += 4 + U
+        for side in (0, 1):
+            if battle.tactics[side] >= 0:
+                obs[at + side * K + battle.tactics[side]] = 1.0
+    if state.phase != OVER:
+        obs[lay.start("phase") + state.phase] = 1.0
+    at = lay.start("global")
+    obs[at:at + 3] = (target / 10.0, float(config.slaughterhouse), state.round / config.max_rounds)
+    at = lay.start("banned")
+    for kind in state.banned:
+        obs[at + kind] = 1.0
+    return obs
+
+
+def observation_high(config) -> float:
+    """An upper bound of every entry: counts stay below 100 (a Playing Deck has at most 75)."""
+    return OBSERVATION_HIGH
+
+
+def observation_low(config) -> float:
+    """CH / T, the only signed entry, is never below -1 (elimination)."""
+    return OBSERVATION_LOW
+
+
+__all__ = ["OBSERVATION_SIZE", "observe", "observation_size", "observation_layout", "WC"]

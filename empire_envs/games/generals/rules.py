@@ -1,0 +1,1138 @@
+"""Empires and Generals rules as pure functions over a ``GeneralsState``: setup, legal actions,
+apply (with the automatic steps), battles, cultural health, the end of the game, determinize.
+Randomness enters only through ``rng`` (deck choice, shuffles, the first player). Ruling numbers
+refer to ``docs/rules/generals.md`` (they follow the project's rulings).
+
+Every decision with exactly one legal action is taken by the engine at once (ruling: auto-resolved
+steps leave no trace), so an agent only ever sees real choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+
+from ...core.errors import IllegalActionError
+from . import cards as card_data
+from .actions import ActionLayout, Kind, layout_for
+from .config import BASE_HAND_LIMIT, MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
+from .state import (
+    ARMY,
+    ATTACK,
+    BF,
+    BLOCK,
+    DECLARE,
+    DISCARD_HAND,
+    DRAW,
+    KINGDOM,
+    ONGOING,
+    OVER,
+    REPLACE_GENERAL,
+    TACTIC,
+    TARGET_KIND,
+    TARGET_PLAYER,
+    TRUNCATED,
+    WC,
+    WON,
+    Battle,
+    GeneralsState,
+    PlayerState,
+    Unit,
+)
+
+STATIC_EFFECTS = (
+    "harvest", "draw_extra", "ch_per_turn", "soldier_str", "soldier_life", "general_str",
+    "general_life", "camp_life_all", "soldier_discount", "hand_limit", "on_block_kill_ch",
+    "grant_raider", "grant_no_pull",
+)
+EMPIRES = ("rome", "mongols", "egypt", "franks")
+
+PLAY_TURN, PASS, DRAW_PLAYING, DRAW_SUPPLY, END_PHASE, NO_BLOCK, NO_TACTIC = range(7)
+
+# Battle outcomes (section 5.5 of the rulings): the row numbers of the outcome table.
+NO_BLOCKER, BLOCKER_OUT, ATTACKER_KILLS, DOUBLE_DEATH, COUNTER_ATTACK, ATTACKER_OUT, DOUBLE_BLOCK = range(1, 8)
+
+
+class CardTables:
+    """Per-kind numbers of a pool, as tuples the rules index (built once per pool)."""
+
+    def __init__(self, pool) -> None:
+        kinds = pool.kinds
+        self.kinds = kinds
+        self.ids = tuple(k.id for k in kinds)
+        self.type = tuple(k.type for k in kinds)
+        self.is_unit = tuple(k.type in ("general", "soldier") for k in kinds)
+        self.is_general = tuple(k.type == "general" for k in kinds)
+        self.is_soldier = tuple(k.type == "soldier" for k in kinds)
+        self.is_resource = tuple(k.type == "resource" for k in kinds)
+        self.cost = tuple(k.cost for k in kinds)
+        self.value = tuple(k.value for k in kinds)
+        self.static = {name: tuple(int(getattr(k, name)) for k in kinds) for name in STATIC_EFFECTS}
+        self.has_static = tuple(
+            k.type in ("kingdom", "strategy", "capitol") and any(getattr(k, n) for n in STATIC_EFFECTS)
+            for k in kinds
+        )
+        self.ultra_rare = tuple(k.rarity == "ultra_rare" for k in kinds)
+
+
+@lru_cache(maxsize=8)
+def _tables_for(pool) -> CardTables:
+    return CardTables(pool)
+
+
+@lru_cache(maxsize=8)
+def _default_decks(pool) -> dict:
+    return card_data.load_default_decks(pool)
+
+
+def load_pool(config: GeneralsConfig):
+    return card_data.load_pool(config.card_pool)
+
+
+def available_decks(config: GeneralsConfig, pool) -> dict:
+    """The decks seats may be given: the prebuilt ones, or ``deck_files`` (checked on load)."""
+    if config.deck_files is None:
+        decks = dict(_default_decks(pool))
+    else:
+        decks = {deck.id: deck for deck in card_data.load_decks(config.deck_files, pool)}
+    if config.enforce_deck_rules:
+        for deck in decks.values():
+            card_data.check_deck(deck, pool, predestination=config.predestination)
+    return decks
+
+
+def layout(state: GeneralsState) -> ActionLayout:
+    return layout_for(state.pool.size, state.config.offsets)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(
+    config: GeneralsConfig, rng: np.random.Generator, *, decks: Sequence[str] | None = None,
+    first_player: int | None = None, shuffle: bool = True,
+) -> GeneralsState:
+    """Give each seat a deck (``decks``, else the config's choice), shuffle both piles of each
+    (unless ``shuffle=False``: the deck lists' order, top card last), draw the opening hands and
+    start the first player's turn (ruling 16: a uniformly random seat unless given)."""
+    pool = load_pool(config)
+    available = available_decks(config, pool)
+    chosen = _choose_decks(config, available, rng, decks)
+    state = GeneralsState(config, pool, _tables_for(pool))
+    target = config.target
+    for seat, deck in enumerate(chosen):
+        player = state.players[seat]
+        player.deck_id = deck.id
+        player.empire = deck.empire
+        player.playing_deck = list(deck.playing)
+        player.supply_pile = list(deck.supply)
+        if shuffle:
+            rng.shuffle(player.playing_deck)
+            rng.shuffle(player.supply_pile)
+        player.deck_size = len(deck.playing) + len(deck.supply)
+        player.ch = target if config.slaughterhouse else 0
+        from_playing, from_supply = config.opening_hand
+        for _ in range(from_playing):
+            _draw(player, player.playing_deck)
+        for _ in range(from_supply):
+            _draw(player, player.supply_pile)
+    if first_player is None:
+        first_player = int(rng.integers(config.num_players))
+    if not 0 <= first_player < config.num_players:
+        raise ValueError(f"first_player must be a seat 0..{config.num_players - 1}, got {first_player}")
+    state.first = state.current = first_player
+    _begin_turn(state)
+    _auto_resolve(state)
+    return state
+
+
+def _choose_decks(config: GeneralsConfig, available: dict, rng: np.random.Generator, decks) -> list:
+    names = decks if decks is not None else (None if config.decks == "random" else config.decks)
+    if names is not None:
+        names = list(names)
+        if len(names) != config.num_players:
+            raise ValueError(f"decks must name one deck per seat ({config.num_players}), got {names!r}")
+        unknown = [n for n in names if n not in available]
+        if unknown:
+            raise ValueError(f"unknown deck id(s) {unknown}; available: {sorted(available)}")
+        return [available[n] for n in names]
+    ids = sorted(available)
+    if config.allow_mirror:
+        return [available[ids[int(i)]] for i in rng.integers(len(ids), size=config.num_players)]
+    if len(ids) < config.num_players:
+        raise ValueError(
+            f"{config.num_players} players need as many distinct decks, only {len(ids)} are "
+            "available (set allow_mirror=True)"
+        )
+    return [available[ids[int(i)]] for i in rng.permutation(len(ids))[: config.num_players]]
+
+
+def _draw(player: PlayerState, pile: list[int]) -> int:
+    """Move the top card of ``pile`` to the hand; -1 if the pile is empty."""
+    if not pile:
+        return -1
+    kind = pile.pop()
+    player.hand[kind] += 1
+    return kind
+
+
+# --------------------------------------------------------------------------- derived numbers
+
+
+def static_total(state: GeneralsState, seat: int, effect: str) -> int:
+    """The sum of a static effect over the seat's Kingdom, Strategy and Capitol."""
+    values = state.tables.static[effect]
+    player = state.players[seat]
+    total = 0
+    for kind, count in enumerate(player.kingdom):
+        if count:
+            total += count * values[kind]
+    if player.strategy >= 0:
+        total += values[player.strategy]
+    if player.capitol >= 0:
+        total += values[player.capitol]
+    return total
+
+
+def has_keyword(state: GeneralsState, seat: int, kind: int, keyword: str) -> bool:
+    """A unit kind's keyword, own or granted to all the seat's Soldiers by a static card."""
+    if keyword in state.tables.kinds[kind].keywords:
+        return True
+    if state.tables.is_soldier[kind] and keyword in ("raider", "no_pull"):
+        return static_total(state, seat, "grant_" + keyword) > 0
+    return False
+
+
+def obeys_pull(state: GeneralsState, seat: int, kind: int) -> bool:
+    """Rulings 34-35: a Soldier waits a turn in the Warcamp unless ``no_pull``; a General only
+    with the ``pull`` keyword."""
+    if state.tables.is_general[kind]:
+        return "pull" in state.tables.kinds[kind].keywords
+    return not has_keyword(state, seat, kind, "no_pull")
+
+
+def may_enter_bf(state: GeneralsState, seat: int, slot: int) -> bool:
+    unit = state.players[seat].units[slot]
+    if unit is None or unit.zone != WC:
+        return False
+    return not obeys_pull(state, seat, unit.kind) or state.players[seat].turns_taken > unit.entered_turn
+
+
+def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = False) -> int:
+    """Effective strength outside tactic pumps (section 5.1)."""
+    player = state.players[seat]
+    unit = player.units[slot]
+    card = state.tables.kinds[unit.kind]
+    strength = card.strength
+    if unit.zone == BF:
+        strength += card.field_str
+        for other_slot, other in enumerate(player.units):
+            if other is not None and other_slot != slot and other.zone == BF:
+                strength += state.tables.kinds[other.kind].aura_str
+    if attacking:
+        strength += card.attack_str
+    strength += static_total(state, seat, "general_str" if card.type == "general" else "soldier_str")
+    return strength
+
+
+def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False) -> int:
+    """Effective life outside tactic pumps (section 5.1)."""
+    unit = state.players[seat].units[slot]
+    card = state.tables.kinds[unit.kind]
+    life = card.life
+    if unit.zone == WC:
+        life += card.camp_life + static_total(state, seat, "camp_life_all")
+    if blocking:
+        life += card.block_life
+    life += static_total(state, seat, "general_life" if card.type == "general" else "soldier_life")
+    return life
+
+
+def effective_cost(state: GeneralsState, seat: int, kind: int) -> int:
+    cost = state.tables.cost[kind]
+    if state.tables.is_soldier[kind]:
+        cost = max(0, cost - static_total(state, seat, "soldier_discount"))
+    return cost
+
+
+def ready_value(state: GeneralsState, seat: int) -> int:
+    values = state.tables.value
+    return sum(count * values[kind] for kind, count in enumerate(state.players[seat].supply_ready) if count)
+
+
+def fresh_value(state: GeneralsState, seat: int) -> int:
+    values = state.tables.value
+    return sum(count * values[kind] for kind, count in enumerate(state.players[seat].supply_fresh) if count)
+
+
+def can_pay(state: GeneralsState, seat: int, amount: int) -> bool:
+    """Ruling 24: the budget plus every ready Supply Line card covers the amount."""
+    budget = state.players[seat].budget
+    return amount <= budget or amount <= budget + ready_value(state, seat)
+
+
+def payment_choice(state: GeneralsState, seat: int, amount: int) -> list[int]:
+    """The ready cards (kinds, one entry per card) a payment spends after the budget: least
+    overpayment, then fewest cards, then the lowest refs (ruling 24)."""
+    player = state.players[seat]
+    need = amount - player.budget
+    if need <= 0:
+        return []
+    values, kinds = state.tables.value, state.tables.kinds
+    ready = sorted((kinds[k].ref, k) for k, count in enumerate(player.supply_ready) if count)
+    best: list = []  # [key, kinds spent]
+
+    def search(i: int, total: int, spent: list[int]) -> None:
+        if total >= need:
+            key = (total - need, len(spent), sorted(kinds[k].ref for k in spent))
+            if not best or key < best[0]:
+                best[:] = [key, spent]
+            return
+        if i == len(ready):
+            return
+        kind = ready[i][1]
+        for copies in range(player.supply_ready[kind] + 1):
+            search(i + 1, total + copies * values[kind], spent + [kind] * copies)
+            if total + copies * values[kind] >= need:
+                break  # another copy would only overpay more
+
+    search(0, 0, [])
+    if not best:
+        raise IllegalActionError(f"seat {seat} cannot pay {amount}")
+    return best[1]
+
+
+def _pay(state: GeneralsState, seat: int, amount: int) -> None:
+    player = state.players[seat]
+    spent = payment_choice(state, seat, amount)
+    for kind in spent:
+        player.supply_ready[kind] -= 1
+        player.discard[kind] += 1
+        player.budget += state.tables.value[kind]
+    player.budget -= amount
+
+
+def generals_in_play(state: GeneralsState, seat: int) -> list[int]:
+    is_general = state.tables.is_general
+    return [u for u, unit in enumerate(state.players[seat].units) if unit is not None and is_general[unit.kind]]
+
+
+def free_slot(player: PlayerState) -> int:
+    for slot, unit in enumerate(player.units):
+        if unit is None:
+            return slot
+    return -1
+
+
+def hand_limit(state: GeneralsState, seat: int) -> int:
+    return BASE_HAND_LIMIT + static_total(state, seat, "hand_limit")
+
+
+def opponents_in_game(state: GeneralsState, seat: int) -> list[int]:
+    return [p for p in range(state.num_players) if p != seat and state.players[p].alive]
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def legal_actions(state: GeneralsState) -> list[int]:
+    """The legal action indices of the acting seat, ascending."""
+    phase = state.phase
+    if phase == OVER:
+        return []
+    lay = layout(state)
+    seat = state.acting_player()
+    player = state.players[seat]
+    if phase == DECLARE:
+        return [PLAY_TURN] if player.passed_last else [PLAY_TURN, PASS]
+    if phase == DRAW:
+        actions = []
+        if player.playing_deck:
+            actions.append(DRAW_PLAYING)
+        if player.supply_pile:
+            actions.append(DRAW_SUPPLY)
+        return actions
+    if phase == KINGDOM:
+        return [lay.play + k for k in _kingdom_plays(state, seat)] + [END_PHASE]
+    if phase == ARMY:
+        return sorted(_army_actions(state, seat, lay)) + [END_PHASE]
+    if phase == REPLACE_GENERAL:
+        return [lay.discard_unit + u for u in generals_in_play(state, seat)]
+    if phase == ATTACK:
+        return sorted(_attack_actions(state, seat, lay)) + [END_PHASE]
+    if phase == BLOCK:
+        battle = state.battle
+        units = player.units
+        return [NO_BLOCK] + [
+            lay.block + u for u, unit in enumerate(units) if unit is not None and unit.zone == battle.zone
+        ]
+    if phase == TACTIC:
+        return [NO_TACTIC] + [lay.play + k for k in _tactic_plays(state, seat)]
+    if phase == TARGET_PLAYER:
+        return [
+            lay.target_player + state.offset_of(seat, p) - 1
+            for p in opponents_in_game(state, seat) if sum(state.players[p].kingdom)
+        ]
+    if phase == TARGET_KIND:
+        kingdom = state.players[state.target_player].kingdom
+        return [lay.target_kind + k for k, count in enumerate(kingdom) if count]
+    if phase == DISCARD_HAND:
+        return [lay.discard_hand + k for k, count in enumerate(player.hand) if count]
+    raise AssertionError(f"unknown phase {phase}")
+
+
+def legal_mask(state: GeneralsState) -> np.ndarray:
+    mask = np.zeros(layout(state).size, dtype=np.int8)
+    mask[legal_actions(state)] = 1
+    return mask
+
+
+def is_legal(state: GeneralsState, action: int) -> bool:
+    if isinstance(action, np.integer):
+        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, int):
+        return False
+    return action in legal_actions(state)
+
+
+def _playable(state: GeneralsState, seat: int, kind: int) -> bool:
+    return kind not in state.banned and can_pay(state, seat, effective_cost(state, seat, kind))
+
+
+def _kingdom_plays(state: GeneralsState, seat: int) -> list[int]:
+    """Ruling 33 and the KINGDOM row: Kingdom (fewer than 8), Strategy, Capitol and main tactics."""
+    player = state.players[seat]
+    kinds = state.tables.kinds
+    plays = []
+    for kind, count in enumerate(player.hand):
+        if not count:
+            continue
+        card = kinds[kind]
+        if card.type == "kingdom":
+            ok = sum(player.kingdom) < MAX_KINGDOM
+        elif card.type in ("strategy", "capitol"):
+            ok = True
+        elif card.type == "tactics" and card.timing == "main":
+            ok = card.effect != "destroy_kingdom" or any(
+                sum(state.players[p].kingdom) for p in opponents_in_game(state, seat)
+            )
+        else:
+            ok = False
+        if ok and _playable(state, seat, kind):
+            plays.append(kind)
+    return plays
+
+
+def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> list[int]:
+    player = state.players[seat]
+    tables = state.tables
+    actions = []
+    has_slot = free_slot(player) >= 0
+    at_cap = len(generals_in_play(state, seat)) >= state.config.max_generals
+    for kind, count in enumerate(player.hand):
+        if not count or not tables.is_unit[kind] or not _playable(state, seat, kind):
+            continue
+        # a General at the cap replaces one of the seat's Generals, which frees a slot
+        if not (has_slot or (tables.is_general[kind] and at_cap)):
+            continue
+        actions.append(lay.play + kind)
+        if not obeys_pull(state, seat, kind):
+            actions.append(lay.play_to_bf + kind)
+    for slot, unit in enumerate(player.units):
+        if unit is None:
+            continue
+        ability = tables.kinds[unit.kind].ability
+        if ability is not None and not unit.ability_used and can_pay(state, seat, ability.cost):
+            actions.append(lay.activate + slot)
+        if tables.is_soldier[unit.kind]:
+            actions.append(lay.discard_unit + slot)
+    return actions
+
+
+def _attack_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> list[int]:
+    player = state.players[seat]
+    actions = []
+    for slot, unit in enumerate(player.units):
+        if unit is not None and (unit.zone == BF or may_enter_bf(state, seat, slot)):
+            actions.append(lay.move + slot)
+    if state.attacked or not generals_in_play(state, seat):
+        return actions
+    targets = [state.offset_of(seat, p) for p in opponents_in_game(state, seat)]
+    any_zone = state.config.warcamp_attacks == "any"
+    for slot, unit in enumerate(player.units):
+        if unit is None or unit.zone != BF:
+            continue
+        raider = any_zone or has_keyword(state, seat, unit.kind, "raider")
+        for offset in targets:
+            actions.append(lay.attack_index(slot, offset, BF))
+            if raider:
+                actions.append(lay.attack_index(slot, offset, WC))
+    return actions
+
+
+def _tactic_plays(state: GeneralsState, seat: int) -> list[int]:
+    """Battle tactics the acting side may play now (section 5.5, step 4)."""
+    battle = state.battle
+    attacking = seat == battle.attacker
+    own_in = not battle.a_out if attacking else battle.blocker >= 0 and not battle.b_out
+    enemy_in = (battle.blocker >= 0 and not battle.b_out) if attacking else not battle.a_out
+    kinds = state.tables.kinds
+    plays = []
+    for kind, count in enumerate(state.players[seat].hand):
+        if not count:
+            continue
+        card = kinds[kind]
+        if card.type != "tactics" or card.timing != "battle":
+            continue
+        if card.side not in ("any", "attacker" if attacking else "defender"):
+            continue
+        needed = enemy_in if card.effect == "remove_enemy" else own_in
+        if needed and _playable(state, seat, kind):
+            plays.append(kind)
+    return plays
+
+
+# --------------------------------------------------------------------------- applying actions
+
+
+def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[float]:
+    """Play ``action`` for the acting seat (mutating ``state``), then every automatic step that
+    follows; each seat's reward for it. ``IllegalActionError`` (state untouched) if illegal."""
+    if state.phase == OVER:
+        raise IllegalActionError("the game is over")
+    if isinstance(action, np.integer):
+        action = int(action)
+    legal = legal_actions(state)
+    if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+        lay = layout(state)
+        name = lay.name(action, state.tables.ids) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
+        raise IllegalActionError(
+            f"{name} (action {action!r}) is not legal for seat {state.acting_player()} in phase "
+            f"{state.phase}; legal: {legal}"
+        )
+    state.rewards = [0.0] * state.num_players
+    _do(state, action)
+    _auto_resolve(state)
+    return state.rewards
+
+
+def _auto_resolve(state: GeneralsState) -> None:
+    """Take every decision that has exactly one legal action (they leave no trace)."""
+    while state.phase != OVER:
+        legal = legal_actions(state)
+        if len(legal) != 1:
+            return
+        _do(state, legal[0])
+
+
+def _after_departure(state: GeneralsState) -> None:
+    """A turn player that left the game mid-turn (a Chancellor victory with play for second, or
+    running out of cards with ``deckout_loses``) ends its turn there."""
+    if state.phase != OVER and not state.players[state.current].alive:
+        state.battle = None
+        _end_turn(state)
+
+
+def _do(state: GeneralsState, action: int) -> None:
+    kind, a, b, c = layout(state).decode(action)
+    seat = state.acting_player()
+    phase = state.phase
+    if phase == DECLARE:
+        _declare(state, seat, kind is Kind.PASS)
+    elif phase == DRAW:
+        player = state.players[seat]
+        _draw(player, player.playing_deck if kind is Kind.DRAW_PLAYING else player.supply_pile)
+        state.draws_left -= 1
+        _continue_draw(state)
+    elif phase == KINGDOM:
+        if kind is Kind.END_PHASE:
+            state.phase = ARMY
+        else:
+            _play_kingdom_card(state, seat, a)
+    elif phase == ARMY:
+        if kind is Kind.END_PHASE:
+            state.phase = ATTACK
+        elif kind in (Kind.PLAY, Kind.PLAY_TO_BF):
+            _play_unit(state, seat, a, kind is Kind.PLAY_TO_BF)
+        elif kind is Kind.ACTIVATE:
+            _activate(state, seat, a)
+        else:  # DISCARD_UNIT of a Soldier (ruling 38)
+            _discard_unit(state, seat, a)
+    elif phase == REPLACE_GENERAL:
+        _discard_unit(state, seat, a)
+        state.phase = ARMY
+        _enter_play(state, seat, state.pending_card, state.pending_to_bf)
+        state.pending_card = -1
+    elif phase == ATTACK:
+        if kind is Kind.END_PHASE:
+            _resolve_phase(state)
+        elif kind is Kind.MOVE:
+            unit = state.players[seat].units[a]
+            unit.zone = WC if unit.zone == BF else BF
+        else:
+            _declare_attack(state, seat, a, state.seat_at(seat, b), c)
+    elif phase == BLOCK:
+        _block(state, a if kind is Kind.BLOCK else -1)
+    elif phase == TACTIC:
+        _tactic(state, seat, a if kind is Kind.PLAY else -1)
+    elif phase == TARGET_PLAYER:
+        state.target_player = state.seat_at(seat, a)
+        state.phase = TARGET_KIND
+    elif phase == TARGET_KIND:
+        target = state.players[state.target_player]
+        target.kingdom[a] -= 1
+        target.discard[a] += 1
+        state.target_player = -1
+        state.phase = KINGDOM
+    elif phase == DISCARD_HAND:
+        player = state.players[seat]
+        player.hand[a] -= 1
+        player.discard[a] += 1
+        if sum(player.hand) <= hand_limit(state, seat):
+            _end_turn(state)
+    _after_departure(state)
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def _begin_turn(state: GeneralsState) -> None:
+    player = state.players[state.current]
+    player.turns_taken += 1
+    state.attacked = False
+    state.phase = DECLARE
+
+
+def _declare(state: GeneralsState, seat: int, passes: bool) -> None:
+    """Ruling 19: a pass skips the whole turn; never two in a row."""
+    player = state.players[seat]
+    player.passed_last = passes
+    if passes:
+        _end_turn(state)
+        return
+    state.draws_left = 1 + static_total(state, seat, "draw_extra")
+    state.phase = DRAW
+    _continue_draw(state)
+
+
+def _continue_draw(state: GeneralsState) -> None:
+    """Draw until the draws are used (rulings 21-22), then Harvest and the Kingdom phase."""
+    seat = state.current
+    player = state.players[seat]
+    while state.draws_left > 0:
+        if not player.playing_deck and not player.supply_pile:
+            if state.config.deckout_loses:
+                _eliminate(state, seat)
+                return
+            state.draws_left = 0
+            break
+        if state.config.draw_mode == "both":
+            _draw(player, player.playing_deck)
+            _draw(player, player.supply_pile)
+            state.draws_left -= 1
+            continue
+        return  # a decision (or an automatic single choice) per draw
+    _harvest(state, seat)
+
+
+def _harvest(state: GeneralsState, seat: int) -> None:
+    """Rulings 23-26: resources go from hand to the Supply Line (fresh unless continuous);
+    harvest effects add budget; ch_per_turn effects add CH."""
+    player = state.players[seat]
+    tables = state.tables
+    for kind, count in enumerate(player.hand):
+        if count and tables.is_resource[kind]:
+            player.hand[kind] = 0
+            if tables.kinds[kind].continuous:
+                player.supply_ready[kind] += count
+            else:
+                player.supply_fresh[kind] += count
+    player.budget += static_total(state, seat, "harvest")
+    state.phase = KINGDOM
+    _change_ch(state, seat, static_total(state, seat, "ch_per_turn"))
+
+
+def _resolve_phase(state: GeneralsState) -> None:
+    """Ruling 52: discard down to the hand limit, then the turn ends."""
+    state.battle = None
+    seat = state.current
+    if state.players[seat].alive and sum(state.players[seat].hand) > hand_limit(state, seat):
+        state.phase = DISCARD_HAND
+    else:
+        _end_turn(state)
+
+
+def _end_turn(state: GeneralsState) -> None:
+    """Budgets cleared, fresh resources ready, abilities reset, next seat in the game (26, 54)."""
+    if state.phase == OVER:
+        return
+    seat = state.current
+    for player in state.players:
+        player.budget = 0
+        for unit in player.units:
+            if unit is not None:
+                unit.ability_used = False
+    player = state.players[seat]
+    for kind, count in enumerate(player.supply_fresh):
+        if count:
+            player.supply_ready[kind] += count
+            player.supply_fresh[kind] = 0
+    state.battle = None
+    alive = [p for p in range(state.num_players) if state.players[p].alive]
+    if len(alive) < 2:  # the game ended on this turn (a win is handled where it happens)
+        return
+    n = state.num_players
+    nxt = next(state.seat_at(seat, o) for o in range(1, n + 1) if state.players[state.seat_at(seat, o)].alive)
+    # a new round begins when play passes the first player's place at the table
+    if (nxt - state.first) % n <= (seat - state.first) % n:
+        state.round += 1
+        if state.round > state.config.max_rounds:
+            state.outcome = TRUNCATED
+            state.phase = OVER
+            return
+    state.current = nxt
+    _begin_turn(state)
+
+
+# --------------------------------------------------------------------------- playing cards
+
+
+def _ban_if_ultra_rare(state: GeneralsState, kind: int) -> None:
+    """Ruling 7: once an ultra rare enters play, nobody may play that card again."""
+    if state.tables.ultra_rare[kind]:
+        state.banned.add(kind)
+
+
+def _play_kingdom_card(state: GeneralsState, seat: int, kind: int) -> None:
+    player = state.players[seat]
+    card = state.tables.kinds[kind]
+    _pay(state, seat, effective_cost(state, seat, kind))
+    player.hand[kind] -= 1
+    _ban_if_ultra_rare(state, kind)
+    if card.type == "kingdom":
+        player.kingdom[kind] += 1
+    elif card.type == "strategy":  # ruling 31: one slot, the old one is discarded
+        if player.strategy >= 0:
+            player.discard[player.strategy] += 1
+        player.strategy = kind
+    elif card.type == "capitol":  # ruling 28
+        if player.capitol >= 0:
+            player.discard[player.capitol] += 1
+        player.capitol = kind
+    else:  # a main tactic: resolves and goes to the discard pile
+        player.discard[kind] += 1
+        if card.effect == "draw":
+            for _ in range(card.amount):
+                _draw(player, player.playing_deck)
+        elif card.effect == "gain_ch":
+            _change_ch(state, seat, card.amount)
+        else:  # destroy_kingdom: choose the player, then the card
+            state.phase = TARGET_PLAYER
+        return
+    _change_ch(state, seat, card.on_play_ch)
+
+
+def _play_unit(state: GeneralsState, seat: int, kind: int, to_bf: bool) -> None:
+    player = state.players[seat]
+    _pay(state, seat, effective_cost(state, seat, kind))
+    player.hand[kind] -= 1
+    if state.tables.is_general[kind]:
+        generals = generals_in_play(state, seat)
+        if len(generals) >= state.config.max_generals:  # ruling 36
+            if state.config.max_generals == 1:
+                _discard_unit(state, seat, generals[0])
+            else:
+                state.pending_card, state.pending_to_bf = kind, to_bf
+                state.phase = REPLACE_GENERAL
+                return
+    _enter_play(state, seat, kind, to_bf)
+
+
+def _enter_play(state: GeneralsState, seat: int, kind: int, to_bf: bool) -> None:
+    player = state.players[seat]
+    slot = free_slot(player)
+    player.units[slot] = Unit(kind, BF if to_bf else WC, player.turns_taken)
+    _ban_if_ultra_rare(state, kind)
+    card = state.tables.kinds[kind]
+    for _ in range(card.on_play_draw):
+        _draw(player, player.playing_deck)
+    _change_ch(state, seat, card.on_play_ch)
+
+
+def _activate(state: GeneralsState, seat: int, slot: int) -> None:
+    """Ruling 37: a paid ability, once per unit per turn."""
+    player = state.players[seat]
+    unit = player.units[slot]
+    ability = state.tables.kinds[unit.kind].ability
+    _pay(state, seat, ability.cost)
+    unit.ability_used = True
+    if ability.effect == "draw":
+        for _ in range(ability.amount):
+            _draw(player, player.playing_deck)
+    else:
+        _change_ch(state, seat, ability.amount)
+
+
+def _discard_unit(state: GeneralsState, seat: int, slot: int) -> None:
+    player = state.players[seat]
+    player.discard[player.units[slot].kind] += 1
+    player.units[slot] = None
+
+
+# --------------------------------------------------------------------------- battles
+
+
+def _declare_attack(state: GeneralsState, seat: int, slot: int, defender: int, zone: int) -> None:
+    state.attacked = True
+    state.battle = Battle(seat, slot, defender, zone)
+    state.phase = BLOCK
+
+
+def _block(state: GeneralsState, slot: int) -> None:
+    """Section 5.5, steps 2, 3 and 6: a blocker or none; an unblocked Battlefield attack turns
+    on the Warcamp."""
+    battle = state.battle
+    battle.blocker = slot
+    battle.blocker_declared = slot >= 0
+    if battle.zone == BF and slot < 0:
+        battle.outcomes.append((BF, NO_BLOCKER))
+        battle.zone = WC
+        battle.redirected = True
+        return  # the defender chooses a Warcamp blocker (phase stays BLOCK)
+    if battle.window_done:
+        _resolve_battle(state)
+    else:
+        state.phase = TACTIC
+        battle.stage = TACTIC
+        battle.tactic_turn = 0
+
+
+def _tactic(state: GeneralsState, seat: int, kind: int) -> None:
+    """Step 4: one tactic per side, the attacker first; each resolves at once."""
+    battle = state.battle
+    attacking = seat == battle.attacker
+    if kind >= 0:
+        player = state.players[seat]
+        card = state.tables.kinds[kind]
+        _pay(state, seat, effective_cost(state, seat, kind))
+        player.hand[kind] -= 1
+        player.discard[kind] += 1
+        _ban_if_ultra_rare(state, kind)
+        battle.tactics[0 if attacking else 1] = kind
+        if card.effect == "pump_str":
+            battle.pumps[0 if attacking else 2] += card.amount
+        elif card.effect == "pump_life":
+            battle.pumps[1 if attacking else 3] += card.amount
+        elif card.effect == "withdraw_self":
+            if attacking:
+                battle.a_out = True
+            else:
+                battle.b_out = True
+        else:  # remove_enemy: the opposing unit is discarded (not killed: no kill trigger)
+            if attacking:
+                _discard_unit(state, battle.defender, battle.blocker)
+                battle.b_out = True
+            else:
+                _discard_unit(state, battle.attacker, battle.a_slot)
+                battle.a_out = True
+    if attacking:
+        battle.tactic_turn = 1
+    else:
+        battle.window_done = True
+        _resolve_battle(state)
+
+
+def kill_tests(state: GeneralsState) -> tuple[bool, bool]:
+    """(the attacker kills the blocker, the blocker kills the attacker) of the battle under way,
+    with first strike applied (rulings 46, section 5.1)."""
+    battle = state.battle
+    att, dfn = battle.attacker, battle.defender
+    a_card = state.tables.kinds[state.players[att].units[battle.a_slot].kind]
+    d_card = state.tables.kinds[state.players[dfn].units[battle.blocker].kind]
+    a_str = unit_strength(state, att, battle.a_slot, attacking=True) + battle.pumps[0]
+    a_life = unit_life(state, att, battle.a_slot) + battle.pumps[1]
+    d_str = unit_strength(state, dfn, battle.blocker) + battle.pumps[2]
+    d_life = unit_life(state, dfn, battle.blocker, blocking=True) + battle.pumps[3]
+    a_kills = a_str > d_life
+    d_kills = d_str >= a_life if state.config.defender_wins_ties else d_str > a_life
+    a_first = "first_strike" in a_card.keywords
+    d_first = "first_strike" in d_card.keywords
+    if a_first and not d_first and a_kills:
+        d_kills = False
+    elif d_first and not a_first and d_kills:
+        a_kills = False
+    return a_kills, d_kills
+
+
+def _resolve_battle(state: GeneralsState) -> None:
+    """Step 5 (and 6): the first rule that applies decides the outcome."""
+    battle = state.battle
+    att, dfn, zone = battle.attacker, battle.defender, battle.zone
+    if battle.a_out:
+        return _finish_battle(state, ATTACKER_OUT, [])
+    if battle.blocker_declared and battle.b_out:
+        if zone == BF:  # step 6: redirect to the Warcamp, no new tactic window
+            battle.outcomes.append((BF, BLOCKER_OUT))
+            battle.zone = WC
+            battle.blocker = -1
+            battle.blocker_declared = False
+            battle.b_out = False
+            battle.redirected = True
+            battle.stage = BLOCK
+            state.phase = BLOCK
+            return None
+        return _finish_battle(state, BLOCKER_OUT, [])
+    if battle.blocker < 0:
+        return _finish_battle(state, NO_BLOCKER, [])
+    a_kills, d_kills = kill_tests(state)
+    outcome = (
+        DOUBLE_DEATH if a_kills and d_kills else ATTACKER_KILLS if a_kills
+        else COUNTER_ATTACK if d_kills else DOUBLE_BLOCK
+    )
+    killers = []
+    if a_kills:
+        killers.append((att, state.players[att].units[battle.a_slot].kind))
+    if d_kills:
+        killers.append((dfn, state.players[dfn].units[battle.blocker].kind))
+    if a_kills:
+        _discard_unit(state, dfn, battle.blocker)
+    if d_kills:
+        _discard_unit(state, att, battle.a_slot)
+    return _finish_battle(state, outcome, killers)
+
+
+def _finish_battle(state: GeneralsState, outcome: int, killers: list[tuple[int, int]]) -> None:
+    """The outcome table's CH column, then the kill triggers, then the Resolve phase."""
+    battle = state.battle
+    att, dfn, zone = battle.attacker, battle.defender, battle.zone
+    battle.outcomes.append((zone, outcome))
+    state.last_battle = (att, dfn, tuple(battle.outcomes))
+    if zone == WC and outcome in (NO_BLOCKER, BLOCKER_OUT, ATTACKER_KILLS):
+        _change_ch(state, dfn, -1)
+        if state.config.attack_transfer:  # ruling 11 flag
+            _change_ch(state, att, 1)
+    for seat, kind in killers:
+        _change_ch(state, seat, state.tables.kinds[kind].on_kill_ch)
+    if outcome in (DOUBLE_DEATH, COUNTER_ATTACK):
+        _change_ch(state, dfn, static_total(state, dfn, "on_block_kill_ch"))
+    if state.phase == OVER:
+        return
+    state.battle = None
+    _resolve_phase(state)
+
+
+# --------------------------------------------------------------------------- cultural health
+
+
+def elimination_line(config: GeneralsConfig) -> int:
+    if config.slaughterhouse and config.slaughter_floor == "zero":
+        return 0
+    return -config.target
+
+
+def _change_ch(state: GeneralsState, seat: int, delta: int) -> None:
+    """Rulings 9-12: move CH (capped at the target in a Slaughterhouse) and check at once."""
+    player = state.players[seat]
+    if delta == 0 or not player.alive or state.phase == OVER:
+        return
+    config = state.config
+    before = player.ch
+    player.ch += delta
+    if config.slaughterhouse:
+        player.ch = min(player.ch, config.target)
+    state.rewards[seat] += config.ch_shaping * (player.ch - before)
+    if not config.slaughterhouse and player.ch >= config.target:
+        _chancellor_victory(state, seat)
+    elif player.ch <= elimination_line(config):
+        _eliminate(state, seat)
+
+
+def place_reward(config: GeneralsConfig, place: int) -> float:
+    """``reward_scheme="placement"``: +1 for first place down to -1 for last."""
+    n = config.num_players
+    return 1.0 - 2.0 * (place - 1) / (n - 1)
+
+
+def _leave(state: GeneralsState, seat: int, place: int) -> None:
+    """A player leaves the game: its cards in play are removed from the game (ruling 13)."""
+    player = state.players[seat]
+    player.alive = False
+    player.place = place
+    state.finish_order.append(seat)
+    for slot, unit in enumerate(player.units):
+        if unit is not None:
+            player.removed[unit.kind] += 1
+            player.units[slot] = None
+    for zone in (player.kingdom, player.supply_ready, player.supply_fresh):
+        for kind, count in enumerate(zone):
+            if count:
+                player.removed[kind] += count
+                zone[kind] = 0
+    for attribute in ("strategy", "capitol"):
+        kind = getattr(player, attribute)
+        if kind >= 0:
+            player.removed[kind] += 1
+            setattr(player, attribute, -1)
+    if state.config.reward_scheme == "placement":
+        state.rewards[seat] += place_reward(state.config, place)
+    elif place == 1:
+        state.rewards[seat] += 1.0
+    else:
+        state.rewards[seat] -= 1.0
+
+
+def _alive(state: GeneralsState) -> list[int]:
+    return [p for p in range(state.num_players) if state.players[p].alive]
+
+
+def _eliminate(state: GeneralsState, seat: int) -> None:
+    """Ruling 13: the player is out, last place among those still in."""
+    alive = _alive(state)
+    _leave(state, seat, len(alive))
+    remaining = _alive(state)
+    if len(remaining) == 1:
+        _last_player_standing(state, remaining[0])
+
+
+def _last_player_standing(state: GeneralsState, seat: int) -> None:
+    already_won = state.winner >= 0
+    _leave(state, seat, len(_alive(state)))
+    if not already_won:
+        state.winner = seat
+        state.victory = "warlord"
+    state.outcome = WON
+    state.phase = OVER
+
+
+def _chancellor_victory(state: GeneralsState, seat: int) -> None:
+    """Ruling 13 and 15: the game ends against everyone, unless the others play for second."""
+    if state.winner < 0:
+        state.winner, state.victory = seat, "chancellor"
+    place = state.num_players - len(_alive(state)) + 1
+    _leave(state, seat, place)
+    remaining = _alive(state)
+    if state.config.play_for_second and len(remaining) >= 2:
+        return
+    if len(remaining) == 1:
+        _leave(state, remaining[0], place + 1)
+    elif state.config.reward_scheme == "placement":
+        # those still in share the places left: each gets their mean reward
+        places = range(place + 1, place + 1 + len(remaining))
+        share = sum(place_reward(state.config, q) for q in places) / len(remaining)
+        for other in remaining:
+            state.players[other].place = place + 1
+            state.rewards[other] += share
+    else:
+        for other in remaining:
+            state.players[other].place = place + 1
+            state.rewards[other] -= 1.0
+    state.outcome = WON
+    state.phase = OVER
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def is_terminal(state: GeneralsState) -> bool:
+    return state.phase == OVER
+
+
+def is_truncated(state: GeneralsState) -> bool:
+    return state.outcome == TRUNCATED
+
+
+def eliminated(state: GeneralsState) -> list[bool]:
+    """Seats out of the game while it goes on (eliminated, or placed with ``play_for_second``)."""
+    return [not p.alive for p in state.players]
+
+
+def final_rewards(state: GeneralsState) -> list[float]:
+    """Each seat's game reward (shaping excluded): by place, 0 for those still in a truncated game."""
+    rewards = []
+    for player in state.players:
+        if player.place == 0:
+            rewards.append(0.0)
+        elif state.config.reward_scheme == "placement":
+            rewards.append(place_reward(state.config, player.place))
+        else:
+            rewards.append(1.0 if player.place == 1 else -1.0)
+    return rewards
+
+
+def outcome_name(state: GeneralsState) -> str:
+    if state.outcome == WON:
+        return f"won by player_{state.winner} ({state.victory} victory)"
+    return {ONGOING: "ongoing", TRUNCATED: "truncated"}[state.outcome]
+
+
+def heuristic_values(state: GeneralsState) -> list[float]:
+    """A guess in [-1, 1] of each seat's final reward for a game cut short (search agents):
+    cultural health against the target, and the strength in play."""
+    if state.phase == OVER:
+        return final_rewards(state)
+    target = state.config.target
+    scores = []
+    for seat, player in enumerate(state.players):
+        if not player.alive:
+            scores.append(None)
+            continue
+        might = sum(
+            unit_strength(state, seat, u) + unit_life(state, seat, u)
+            for u, unit in enumerate(player.units) if unit is not None
+        )
+        scores.append(player.ch / target + 0.02 * might + 0.05 * sum(player.kingdom))
+    alive = [s for s in scores if s is not None]
+    mean = sum(alive) / len(alive)
+    values = []
+    for seat, score in enumerate(scores):
+        if score is None:
+            values.append(final_rewards(state)[seat] if state.players[seat].place else -1.0)
+        else:
+            values.append(max(-1.0, min(1.0, score - mean)))
+    return values
+
+
+# --------------------------------------------------------------------------- determinize
+
+
+def determinize(state: GeneralsState, seat: int, rng: np.random.Generator) -> GeneralsState:
+    """A copy with what ``seat`` cannot see resampled: the order of its own piles, and for every
+    other player the split of its unseen cards (known as a multiset, since its deck list is
+    public) between its hand, Playing Deck and Supply Pile, with sizes kept. Supply cards
+    (resources, Capitols) stay on the supply side."""
+    if not 0 <= seat < state.num_players:
+        raise ValueError(f"determinize needs a seat 0..{state.num_players - 1}, got {seat!r}")
+    copy = state.clone()
+    supply_side = tuple(t in ("resource", "capitol") for t in state.tables.type)
+    for p, player in enumerate(copy.players):
+        if p == seat:
+            rng.shuffle(player.playing_deck)
+            rng.shuffle(player.supply_pile)
+            continue
+        unseen = player.playing_deck + player.supply_pile
+        for kind, count in enumerate(player.hand):
+            unseen += [kind] * count
+        playing_side = [k for k in unseen if not supply_side[k]]
+        supply_cards = [k for k in unseen if supply_side[k]]
+        rng.shuffle(playing_side)
+        rng.shuffle(supply_cards)
+        n_play, n_supply = len(player.playing_deck), len(player.supply_pile)
+        if n_play > len(playing_side) or n_supply > len(supply_cards):
+            # a custom deck mixing sides: fall back to one shuffle of all unseen cards
+            mixed = playing_side + supply_cards
+            rng.shuffle(mixed)
+            playing_side, supply_cards = mixed[:n_play], mixed[n_play:]
+            hand_cards = supply_cards[n_supply:]
+            supply_cards = supply_cards[:n_supply]
+        else:
+            hand_cards = playing_side[n_play:] + supply_cards[n_supply:]
+            playing_side, supply_cards = playing_side[:n_play], supply_cards[:n_supply]
+        player.playing_deck = playing_side
+        player.supply_pile = supply_cards
+        player.hand = [0] * len(player.hand)
+        for kind in hand_cards:
+            player.hand[kind] += 1
+    return copy
