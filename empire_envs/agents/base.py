@@ -82,6 +82,10 @@ GAME_AGENTS["Map Duel"] = {
     "heuristic": "empire_envs.agents.map_duel_heuristic:MapDuelHeuristicAgent",
     "ismcts": "empire_envs.agents.ismcts:ISMCTSAgent",
 }
+GAME_AGENTS["Empires and Generals"] = {
+    "heuristic": "empire_envs.agents.generals_heuristic:GeneralsHeuristicAgent",
+    "ismcts": "empire_envs.agents.ismcts:ISMCTSAgent",
+}
 #: the campaign plays Pillars games: the same agents play its current game
 GAME_AGENTS["Pillars campaign"] = dict(GAME_AGENTS["Pillars"])
 

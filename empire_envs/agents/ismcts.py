@@ -58,6 +58,7 @@ _KNOWN_GAMES: dict[str, str] = {
     "empire_envs.games.pillars.state.PillarsState": "empire_envs.games.pillars:GAME",
     "empire_envs.games.pillars.campaign.CampaignState": "empire_envs.games.pillars.campaign:CAMPAIGN_GAME",
     "empire_envs.games.map_duel.state.MapDuelState": "empire_envs.games.map_duel:GAME",
+    "empire_envs.games.generals.state.GeneralsState": "empire_envs.games.generals:GAME",
 }
 _REGISTERED: dict[type, MultiplayerGame] = {}
 
