@@ -2,6 +2,7 @@
 agent on both sides (heuristic mirror matches by default), seats alternated.
 
     python experiments/deck_balance.py --games 200 --out docs/benchmarks/generals
+    python experiments/deck_balance.py --card-pool my_pool.toml --deck-files a.toml b.toml c.toml
 
 For each unordered pair of decks it plays ``--games`` 2-player games; game ``i`` gives the first
 deck seat 0 when ``i`` is even, seat 1 when odd, and the first player is drawn as the rules say.
@@ -28,7 +29,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from empire_envs.agents.base import make_agent  # noqa: E402
-from empire_envs.games.generals import GAME, GeneralsConfig, cards, rules  # noqa: E402
+from empire_envs.games.generals import GAME, GeneralsConfig, rules  # noqa: E402
 from experiments.evaluate import wilson_interval  # noqa: E402
 
 
@@ -92,12 +93,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game-type", default="normal", choices=("quick", "normal", "epic"))
     parser.add_argument("--max-share", type=float, default=0.65,
                         help="balance bar: no deck may win more than this share against another")
+    parser.add_argument("--card-pool", default="default", help="a pool file instead of the default pool")
+    parser.add_argument("--deck-files", nargs="+", default=None,
+                        help="deck files instead of the prebuilt decks (their ids are paired)")
     parser.add_argument("--out", type=Path, default=None, help="folder for deck_balance.md and .csv")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    config = GeneralsConfig(game_type=args.game_type)
-    decks = list(cards.default_deck_ids())
+    config = GeneralsConfig(game_type=args.game_type, card_pool=args.card_pool,
+                            deck_files=tuple(args.deck_files) if args.deck_files else None)
+    decks = sorted(rules.available_decks(config, rules.load_pool(config)))
     rows, totals = [], {deck: [0, 0] for deck in decks}
     start = time.perf_counter()
     for first, second in itertools.combinations(decks, 2):

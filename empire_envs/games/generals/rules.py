@@ -356,13 +356,13 @@ def legal_actions(state: GeneralsState) -> list[int]:
             actions.append(DRAW_SUPPLY)
         return actions
     if phase == KINGDOM:
-        return [lay.play + k for k in _kingdom_plays(state, seat)] + [END_PHASE]
+        return [END_PHASE] + [lay.play + k for k in _kingdom_plays(state, seat)]
     if phase == ARMY:
-        return sorted(_army_actions(state, seat, lay)) + [END_PHASE]
+        return [END_PHASE] + sorted(_army_actions(state, seat, lay))
     if phase == REPLACE_GENERAL:
         return [lay.discard_unit + u for u in generals_in_play(state, seat)]
     if phase == ATTACK:
-        return sorted(_attack_actions(state, seat, lay)) + [END_PHASE]
+        return [END_PHASE] + sorted(_attack_actions(state, seat, lay))
     if phase == BLOCK:
         battle = state.battle
         units = player.units
@@ -372,10 +372,10 @@ def legal_actions(state: GeneralsState) -> list[int]:
     if phase == TACTIC:
         return [NO_TACTIC] + [lay.play + k for k in _tactic_plays(state, seat)]
     if phase == TARGET_PLAYER:
-        return [
+        return sorted(
             lay.target_player + state.offset_of(seat, p) - 1
             for p in opponents_in_game(state, seat) if sum(state.players[p].kingdom)
-        ]
+        )
     if phase == TARGET_KIND:
         kingdom = state.players[state.target_player].kingdom
         return [lay.target_kind + k for k, count in enumerate(kingdom) if count]
@@ -564,6 +564,7 @@ def _do(state: GeneralsState, action: int) -> None:
     elif phase == REPLACE_GENERAL:
         _discard_unit(state, seat, a)
         state.phase = ARMY
+        state.players[seat].hand[state.pending_card] -= 1
         _enter_play(state, seat, state.pending_card, state.pending_to_bf)
         state.pending_card = -1
     elif phase == ATTACK:
@@ -688,11 +689,11 @@ def _end_turn(state: GeneralsState) -> None:
     nxt = next(state.seat_at(seat, o) for o in range(1, n + 1) if state.players[state.seat_at(seat, o)].alive)
     # a new round begins when play passes the first player's place at the table
     if (nxt - state.first) % n <= (seat - state.first) % n:
-        state.round += 1
-        if state.round > state.config.max_rounds:
+        if state.round >= state.config.max_rounds:
             state.outcome = TRUNCATED
             state.phase = OVER
             return
+        state.round += 1
     state.current = nxt
     _begin_turn(state)
 
@@ -738,16 +739,16 @@ def _play_kingdom_card(state: GeneralsState, seat: int, kind: int) -> None:
 def _play_unit(state: GeneralsState, seat: int, kind: int, to_bf: bool) -> None:
     player = state.players[seat]
     _pay(state, seat, effective_cost(state, seat, kind))
-    player.hand[kind] -= 1
     if state.tables.is_general[kind]:
         generals = generals_in_play(state, seat)
         if len(generals) >= state.config.max_generals:  # ruling 36
             if state.config.max_generals == 1:
                 _discard_unit(state, seat, generals[0])
-            else:
+            else:  # the card waits in the hand (paid) while its owner picks the General to go
                 state.pending_card, state.pending_to_bf = kind, to_bf
                 state.phase = REPLACE_GENERAL
                 return
+    player.hand[kind] -= 1
     _enter_play(state, seat, kind, to_bf)
 
 
@@ -977,11 +978,20 @@ def _leave(state: GeneralsState, seat: int, place: int) -> None:
             player.removed[kind] += 1
             setattr(player, attribute, -1)
     if state.config.reward_scheme == "placement":
-        state.rewards[seat] += place_reward(state.config, place)
-    elif place == 1:
-        state.rewards[seat] += 1.0
+        _award(state, seat, place_reward(state.config, place))
     else:
-        state.rewards[seat] -= 1.0
+        _award(state, seat, 1.0 if place == 1 else -1.0)
+
+
+def _award(state: GeneralsState, seat: int, reward: float) -> None:
+    state.players[seat].final_reward = reward
+    state.rewards[seat] += reward
+
+
+def _open_places(state: GeneralsState) -> list[int]:
+    """Finishing places nobody has taken yet: winners take the best, the eliminated the worst."""
+    taken = {player.place for player in state.players if player.place}
+    return [place for place in range(1, state.num_players + 1) if place not in taken]
 
 
 def _alive(state: GeneralsState) -> list[int]:
@@ -990,8 +1000,7 @@ def _alive(state: GeneralsState) -> list[int]:
 
 def _eliminate(state: GeneralsState, seat: int) -> None:
     """Ruling 13: the player is out, last place among those still in."""
-    alive = _alive(state)
-    _leave(state, seat, len(alive))
+    _leave(state, seat, _open_places(state)[-1])
     remaining = _alive(state)
     if len(remaining) == 1:
         _last_player_standing(state, remaining[0])
@@ -999,7 +1008,7 @@ def _eliminate(state: GeneralsState, seat: int) -> None:
 
 def _last_player_standing(state: GeneralsState, seat: int) -> None:
     already_won = state.winner >= 0
-    _leave(state, seat, len(_alive(state)))
+    _leave(state, seat, _open_places(state)[0])
     if not already_won:
         state.winner = seat
         state.victory = "warlord"
@@ -1011,24 +1020,24 @@ def _chancellor_victory(state: GeneralsState, seat: int) -> None:
     """Ruling 13 and 15: the game ends against everyone, unless the others play for second."""
     if state.winner < 0:
         state.winner, state.victory = seat, "chancellor"
-    place = state.num_players - len(_alive(state)) + 1
+    place = _open_places(state)[0]
     _leave(state, seat, place)
     remaining = _alive(state)
     if state.config.play_for_second and len(remaining) >= 2:
         return
+    open_places = _open_places(state)
     if len(remaining) == 1:
-        _leave(state, remaining[0], place + 1)
+        _leave(state, remaining[0], open_places[0])
     elif state.config.reward_scheme == "placement":
         # those still in share the places left: each gets their mean reward
-        places = range(place + 1, place + 1 + len(remaining))
-        share = sum(place_reward(state.config, q) for q in places) / len(remaining)
+        share = sum(place_reward(state.config, q) for q in open_places) / len(remaining)
         for other in remaining:
-            state.players[other].place = place + 1
-            state.rewards[other] += share
+            state.players[other].place = open_places[0]
+            _award(state, other, share)
     else:
         for other in remaining:
-            state.players[other].place = place + 1
-            state.rewards[other] -= 1.0
+            state.players[other].place = open_places[0]
+            _award(state, other, -1.0)
     state.outcome = WON
     state.phase = OVER
 
@@ -1050,16 +1059,9 @@ def eliminated(state: GeneralsState) -> list[bool]:
 
 
 def final_rewards(state: GeneralsState) -> list[float]:
-    """Each seat's game reward (shaping excluded): by place, 0 for those still in a truncated game."""
-    rewards = []
-    for player in state.players:
-        if player.place == 0:
-            rewards.append(0.0)
-        elif state.config.reward_scheme == "placement":
-            rewards.append(place_reward(state.config, player.place))
-        else:
-            rewards.append(1.0 if player.place == 1 else -1.0)
-    return rewards
+    """Each seat's game reward (shaping excluded): what its place earned, 0 for those still in
+    a truncated game."""
+    return [player.final_reward for player in state.players]
 
 
 def outcome_name(state: GeneralsState) -> str:

@@ -56,7 +56,7 @@ class PlayerState:
     __slots__ = (
         "deck_id", "empire", "hand", "playing_deck", "supply_pile", "supply_ready", "supply_fresh",
         "kingdom", "strategy", "capitol", "units", "discard", "removed", "ch", "budget", "alive",
-        "passed_last", "turns_taken", "place", "deck_size",
+        "passed_last", "turns_taken", "place", "final_reward", "deck_size",
     )
 
     def __init__(self, num_kinds: int) -> None:
@@ -79,6 +79,7 @@ class PlayerState:
         self.passed_last = False
         self.turns_taken = 0
         self.place = 0  # finishing place (1 = first) once out of the game; 0 while in
+        self.final_reward = 0.0  # the game reward its place earned (shaping excluded)
         self.deck_size = 0
 
     def copy(self) -> "PlayerState":
@@ -102,6 +103,7 @@ class PlayerState:
         other.passed_last = self.passed_last
         other.turns_taken = self.turns_taken
         other.place = self.place
+        other.final_reward = self.final_reward
         other.deck_size = self.deck_size
         return other
 
