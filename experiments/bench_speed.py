@@ -385,6 +385,27 @@ def _map_duel_raw_env() -> Any:
     return raw_env()
 
 
+def _generals_env() -> Any:
+    return empire_envs.make("empire_envs/Generals-v0")
+
+
+def _generals_raw_env() -> Any:
+    from empire_envs.games.generals.env import raw_env
+
+    return raw_env()
+
+
+def _raw_generals(seconds: float, seed: int) -> dict[str, Any]:
+    from empire_envs.games.generals import GeneralsConfig, rules
+
+    config = GeneralsConfig()
+    inner = bench_raw_rules(
+        lambda rng: rules.new_game(config, rng), rules.legal_actions, rules.is_terminal,
+        step=rules.apply,
+    )
+    return inner(seconds, seed)
+
+
 def _raw_map_duel(seconds: float, seed: int) -> dict[str, Any]:
     from empire_envs.games.map_duel import MapDuelConfig, rules
 
@@ -491,6 +512,22 @@ BENCHMARKS: list[Benchmark] = [
         _raw_map_duel, ("map_duel", "empire", "raw"),
     ),
     Benchmark(
+        "pz_generals", "Generals-v0 env() (2 players; AEC, random legal; every env.step counted)",
+        bench_aec_masked(_generals_env), ("generals", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_generals_raw", "Generals raw_env (no wrappers; same loop)",
+        bench_aec_masked(_generals_raw_env), ("generals", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "pz_generals_stock", "Generals raw_env under PettingZoo's stock wrapper classes",
+        bench_aec_masked(_stock_wrappers(_generals_raw_env)), ("generals", "empire", "pettingzoo"),
+    ),
+    Benchmark(
+        "raw_generals_step", "Generals raw rules (2 players): legal_actions + apply in place",
+        _raw_generals, ("generals", "empire", "raw"),
+    ),
+    Benchmark(
         "gym_blackjack", "Gymnasium Blackjack-v1 via gymnasium.make (action_space.sample())",
         bench_gym_sampled("Blackjack-v1"), ("peers", "gym"),
     ),
@@ -532,6 +569,13 @@ RATIOS: list[tuple[str, str, str, str]] = [
     ("pz_map_duel_raw / pz_connect_four_raw", "pz_map_duel_raw", "pz_connect_four_raw",
      "steps_per_second"),
     ("pz_map_duel_stock / pz_connect_four", "pz_map_duel_stock", "pz_connect_four",
+     "steps_per_second"),
+    ("pz_generals / pz_texas_holdem", "pz_generals", "pz_texas_holdem", "steps_per_second"),
+    ("pz_generals_raw / pz_texas_holdem_raw", "pz_generals_raw", "pz_texas_holdem_raw",
+     "steps_per_second"),
+    ("pz_generals_stock / pz_texas_holdem", "pz_generals_stock", "pz_texas_holdem",
+     "steps_per_second"),
+    ("raw_generals_step / pz_texas_holdem", "raw_generals_step", "pz_texas_holdem",
      "steps_per_second"),
     ("raw_map_duel_step / pz_connect_four", "raw_map_duel_step", "pz_connect_four",
      "steps_per_second"),

@@ -163,6 +163,9 @@ def test_bench_speed_only_selects(bench):
         "gym_blackjack", "pz_connect_four", "pz_connect_four_raw", "pz_texas_holdem",
         "pz_texas_holdem_raw",
     }
+    assert {b.name for b in bench.select(["generals"])} == {
+        "pz_generals", "pz_generals_raw", "pz_generals_stock", "raw_generals_step",
+    }
     assert {b.name for b in bench.select(["map_duel"])} == {
         "pz_map_duel", "pz_map_duel_raw", "pz_map_duel_stock", "raw_map_duel_step",
     }

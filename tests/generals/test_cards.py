@@ -101,8 +101,10 @@ def counts(pool: CardPool, indices) -> dict[str, int]:
     return {pool.kinds[k].id: n for k, n in Counter(indices).items()}
 
 
+# the Rome list as tuned from self-play (docs/rules/generals.md, "Tuned numbers"): one Aqueduct
+# fewer and one Forum more than the rulings' first list
 ROME_PLAYING = {"rom_centurion": 4, "rom_imperator": 1, "rom_legionary": 4, "rom_velites": 3,
-                "rom_praetorian": 2, "rom_aqueduct": 3, "rom_forum": 2, "rom_testudo": 3,
+                "rom_praetorian": 2, "rom_aqueduct": 2, "rom_forum": 3, "rom_testudo": 3,
                 "rom_roads": 2, "rom_pilum": 2, "feigned_retreat": 1, "ambush": 1, "sabotage": 1}
 SUPPLY = {"grain": 5, "timber": 4, "caravan": 3, "iron": 3, "gold": 1, "market": 1, "prison": 1}
 

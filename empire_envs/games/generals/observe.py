@@ -41,19 +41,13 @@ players' piles (their sizes show; their deck lists are public through their empi
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ...core.layout import ObsLayout
 from .config import UNIT_SLOTS
-from .rules import (
-    EMPIRES,
-    fresh_value,
-    generals_in_play,
-    may_enter_bf,
-    ready_value,
-    unit_life,
-    unit_strength,
-)
+from .rules import EMPIRES, fresh_value, may_enter_bf, ready_value, unit_numbers
 from .state import BF, BLOCK, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState
 
 SEAT_FIXED = 17
@@ -62,6 +56,7 @@ OBSERVATION_HIGH = 100.0
 OBSERVATION_LOW = -1.0
 
 
+@lru_cache(maxsize=None)
 def observation_layout(num_kinds: int, max_seats: int) -> ObsLayout:
     K, P, U = num_kinds, max_seats, UNIT_SLOTS
     return ObsLayout(
@@ -83,6 +78,12 @@ def observation_size(num_kinds: int, max_seats: int) -> int:
     return observation_layout(num_kinds, max_seats).size
 
 
+def _counts(values: list[int]) -> np.ndarray:
+    """A list of small counts (0..255) as an array: one C pass, where a float conversion of a
+    Python list costs an object per entry."""
+    return np.frombuffer(bytes(values), dtype=np.uint8)
+
+
 def observe(state: GeneralsState, seat: int) -> np.ndarray:
     """What ``seat`` sees (ruling section 4)."""
     config = state.config
@@ -90,13 +91,14 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     P, U = config.max_seats, UNIT_SLOTS
     lay = observation_layout(K, P)
     obs = np.zeros(lay.size, dtype=np.float32)
+    # the scalar entries are gathered as (index, value) and written with one assignment
+    index: list[int] = []
+    value: list[float] = []
     me = state.players[seat]
-    obs[0:K] = me.hand
-    start = K
-    for pile in (me.playing_deck, me.supply_pile):
-        counts = np.bincount(np.asarray(pile, dtype=np.intp), minlength=K) if pile else 0
-        obs[start:start + K] = counts
-        start += K
+    obs[0:K] = _counts(me.hand)
+    for start, pile in ((K, me.playing_deck), (2 * K, me.supply_pile)):
+        if pile:
+            obs[start:start + K] = np.bincount(np.asarray(pile, dtype=np.intp), minlength=K)
     seat_width = SEAT_FIXED + 5 * K
     unit_width = K + UNIT_FIXED
     seats_at, units_at = lay.start("seats"), lay.start("units")
@@ -111,61 +113,70 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
             continue
         row = seats_at + offset * seat_width
         empire = EMPIRES.index(player.empire) if player.empire in EMPIRES else 4
-        obs[row:row + 10] = (
-            1.0, float(p == state.current and state.phase != OVER), player.ch / target,
-            sum(player.hand), len(player.playing_deck), len(player.supply_pile),
-            float(player.passed_last), player.budget, ready_value(state, p), fresh_value(state, p),
+        units = player.units
+        index += range(row, row + 10)
+        value += (
+            1.0, p == state.current and state.phase != OVER, player.ch / target, sum(player.hand),
+            len(player.playing_deck), len(player.supply_pile), player.passed_last, player.budget,
+            ready_value(state, p), fresh_value(state, p),
         )
-        obs[row + 10 + empire] = 1.0
-        obs[row + 15] = 1.0 if generals_in_play(state, p) else 0.0
-        obs[row + 16] = sum(player.kingdom)
+        index += (row + 10 + empire, row + 15, row + 16)
+        value += (1.0, any(u is not None and is_general[u.kind] for u in units), sum(player.kingdom))
         per_kind = row + SEAT_FIXED
-        obs[per_kind:per_kind + K] = [r + f for r, f in zip(player.supply_ready, player.supply_fresh)]
-        obs[per_kind + K:per_kind + 2 * K] = player.kingdom
+        zones = _counts(player.supply_ready + player.supply_fresh + player.kingdom + player.discard)
+        obs[per_kind:per_kind + K] = zones[:K] + zones[K:2 * K]
+        obs[per_kind + K:per_kind + 2 * K] = zones[2 * K:3 * K]
+        obs[per_kind + 4 * K:per_kind + 5 * K] = zones[3 * K:]
         if player.strategy >= 0:
-            obs[per_kind + 2 * K + player.strategy] = 1.0
+            index.append(per_kind + 2 * K + player.strategy)
+            value.append(1.0)
         if player.capitol >= 0:
-            obs[per_kind + 3 * K + player.capitol] = 1.0
-        obs[per_kind + 4 * K:per_kind + 5 * K] = player.discard
-        for slot, unit in enumerate(player.units):
+            index.append(per_kind + 3 * K + player.capitol)
+            value.append(1.0)
+        if not any(units):
+            continue
+        numbers = unit_numbers(state, p)
+        for slot, unit in enumerate(units):
             if unit is None:
                 continue
             at = units_at + (offset * U + slot) * unit_width
-            obs[at] = 1.0
-            obs[at + 1 + unit.kind] = 1.0
-            obs[at + K + 1:at + K + 9] = (
-                float(unit.zone == BF), float(may_enter_bf(state, p, slot)),
-                unit_strength(state, p, slot), unit_life(state, p, slot), float(is_general[unit.kind]),
-                float(kinds[unit.kind].ability is not None and not unit.ability_used),
-                float(battle is not None and battle.attacker == p and battle.a_slot == slot and not battle.a_out),
-                float(battle is not None and battle.defender == p and battle.blocker == slot),
+            strength, life = numbers[slot]
+            index += (at, at + 1 + unit.kind, at + K + 1, at + K + 2, at + K + 3, at + K + 4,
+                      at + K + 5, at + K + 6, at + K + 7, at + K + 8)
+            value += (
+                1.0, 1.0, unit.zone == BF, unit.zone == WC and may_enter_bf(state, p, slot),
+                strength, life, is_general[unit.kind],
+                kinds[unit.kind].ability is not None and not unit.ability_used,
+                battle is not None and battle.attacker == p and battle.a_slot == slot and not battle.a_out,
+                battle is not None and battle.defender == p and battle.blocker == slot,
             )
     if battle is not None and state.phase in (BLOCK, TACTIC):
         at = lay.start("battle")
-        if state.phase == BLOCK:
-            stage = 1 if battle.zone == BF else 2
-        else:
-            stage = 3 + battle.tactic_turn
-        obs[at + stage] = 1.0
-        at += 5
-        obs[at + state.offset_of(seat, battle.attacker)] = 1.0
-        obs[at + P + battle.a_slot] = 1.0
-        obs[at + P + U + state.offset_of(seat, battle.defender)] = 1.0
-        at += 2 * P + U
-        obs[at + (0 if battle.zone == BF else 1)] = 1.0
-        obs[at + 2 + (battle.blocker if battle.blocker >= 0 else U)] = 1.0
-        obs[at + 3 + U] = float(battle.redirected)
+        stage = (1 if battle.zone == BF else 2) if state.phase == BLOCK else 3 + battle.tactic_turn
+        index += (
+            at + stage, at + 5 + state.offset_of(seat, battle.attacker), at + 5 + P + battle.a_slot,
+            at + 5 + P + U + state.offset_of(seat, battle.defender),
+        )
+        value += (1.0, 1.0, 1.0, 1.0)
+        at += 5 + 2 * P + U
+        index += (at + (0 if battle.zone == BF else 1), at + 2 + (battle.blocker if battle.blocker >= 0 else U), at + 3 + U)
+        value += (1.0, 1.0, battle.redirected)
         at += 4 + U
         for side in (0, 1):
             if battle.tactics[side] >= 0:
-                obs[at + side * K + battle.tactics[side]] = 1.0
+                index.append(at + side * K + battle.tactics[side])
+                value.append(1.0)
     if state.phase != OVER:
-        obs[lay.start("phase") + state.phase] = 1.0
+        index.append(lay.start("phase") + state.phase)
+        value.append(1.0)
     at = lay.start("global")
-    obs[at:at + 3] = (target / 10.0, float(config.slaughterhouse), state.round / config.max_rounds)
+    index += (at, at + 1, at + 2)
+    value += (target / 10.0, config.slaughterhouse, state.round / config.max_rounds)
     at = lay.start("banned")
     for kind in state.banned:
-        obs[at + kind] = 1.0
+        index.append(at + kind)
+        value.append(1.0)
+    obs[index] = value
     return obs
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import product
+from operator import mul
 
 import numpy as np
 
@@ -76,6 +76,30 @@ class CardTables:
             for k in kinds
         )
         self.ultra_rare = tuple(k.rarity == "ultra_rare" for k in kinds)
+        self._statics: dict[tuple, dict[str, int]] = {}
+        self._layouts: dict[int, ActionLayout] = {}
+
+    def layout(self, offsets: int) -> ActionLayout:
+        lay = self._layouts.get(offsets)
+        if lay is None:
+            lay = self._layouts[offsets] = layout_for(len(self.kinds), offsets)
+        return lay
+
+    def statics_of(self, in_play: tuple) -> dict[str, int]:
+        """Static totals of a Kingdom (counts per kind) plus a Strategy and a Capitol (-1 for
+        none), the key. Few distinct combinations occur, so each is computed once."""
+        totals = self._statics.get(in_play)
+        if totals is None:
+            kingdom, strategy, capitol = in_play[:-2], in_play[-2], in_play[-1]
+            totals = {}
+            for effect, values in self.static.items():
+                total = sum(count * values[kind] for kind, count in enumerate(kingdom) if count)
+                total += (values[strategy] if strategy >= 0 else 0) + (values[capitol] if capitol >= 0 else 0)
+                totals[effect] = total
+            if len(self._statics) > 100_000:  # a bound for pathological pools; games stay far below
+                self._statics.clear()
+            self._statics[in_play] = totals
+        return totals
 
 
 @lru_cache(maxsize=8)
@@ -105,7 +129,7 @@ def available_decks(config: GeneralsConfig, pool) -> dict:
 
 
 def layout(state: GeneralsState) -> ActionLayout:
-    return layout_for(state.pool.size, state.config.offsets)
+    return state.tables.layout(state.config.offsets)
 
 
 # --------------------------------------------------------------------------- setup
@@ -182,19 +206,16 @@ def _draw(player: PlayerState, pile: list[int]) -> int:
 # --------------------------------------------------------------------------- derived numbers
 
 
+def statics(state: GeneralsState, seat: int) -> dict[str, int]:
+    """Every static effect's total over the seat's Kingdom, Strategy and Capitol."""
+    player = state.players[seat]
+    in_play = tuple(player.kingdom) + (player.strategy, player.capitol)
+    return state.tables.statics_of(in_play)
+
+
 def static_total(state: GeneralsState, seat: int, effect: str) -> int:
     """The sum of a static effect over the seat's Kingdom, Strategy and Capitol."""
-    values = state.tables.static[effect]
-    player = state.players[seat]
-    total = 0
-    for kind, count in enumerate(player.kingdom):
-        if count:
-            total += count * values[kind]
-    if player.strategy >= 0:
-        total += values[player.strategy]
-    if player.capitol >= 0:
-        total += values[player.capitol]
-    return total
+    return statics(state, seat)[effect]
 
 
 def has_keyword(state: GeneralsState, seat: int, kind: int, keyword: str) -> bool:
@@ -251,6 +272,30 @@ def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False
     return life
 
 
+def unit_numbers(state: GeneralsState, seat: int) -> list[tuple[int, int] | None]:
+    """``(strength, life)`` of every slot of the seat outside a battle (None for an empty
+    slot): ``unit_strength`` and ``unit_life`` for all units at once."""
+    player = state.players[seat]
+    kinds = state.tables.kinds
+    totals = statics(state, seat)
+    auras = sum(kinds[u.kind].aura_str for u in player.units if u is not None and u.zone == BF)
+    numbers: list[tuple[int, int] | None] = []
+    for unit in player.units:
+        if unit is None:
+            numbers.append(None)
+            continue
+        card = kinds[unit.kind]
+        general = card.type == "general"
+        strength = card.strength + totals["general_str" if general else "soldier_str"]
+        life = card.life + totals["general_life" if general else "soldier_life"]
+        if unit.zone == BF:
+            strength += card.field_str + auras - card.aura_str
+        else:
+            life += card.camp_life + totals["camp_life_all"]
+        numbers.append((strength, life))
+    return numbers
+
+
 def effective_cost(state: GeneralsState, seat: int, kind: int) -> int:
     cost = state.tables.cost[kind]
     if state.tables.is_soldier[kind]:
@@ -259,13 +304,11 @@ def effective_cost(state: GeneralsState, seat: int, kind: int) -> int:
 
 
 def ready_value(state: GeneralsState, seat: int) -> int:
-    values = state.tables.value
-    return sum(count * values[kind] for kind, count in enumerate(state.players[seat].supply_ready) if count)
+    return sum(map(mul, state.players[seat].supply_ready, state.tables.value))
 
 
 def fresh_value(state: GeneralsState, seat: int) -> int:
-    values = state.tables.value
-    return sum(count * values[kind] for kind, count in enumerate(state.players[seat].supply_fresh) if count)
+    return sum(map(mul, state.players[seat].supply_fresh, state.tables.value))
 
 
 def can_pay(state: GeneralsState, seat: int, amount: int) -> bool:
