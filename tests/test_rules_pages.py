@@ -18,6 +18,7 @@ GAMES = {
     "solitaire": ("solitaire.md", "EmpireSolitaireEnv", "SolitaireConfig"),
     "pillars": ("pillars.md", "raw_env", "PillarsConfig"),
     "map_duel": ("map_duel.md", "raw_env", "MapDuelConfig"),
+    "generals": ("generals.md", "raw_env", "GeneralsConfig"),
 }
 #: how each page names its observation Box (the multiplayer ones hold raw counts up to ``high``)
 BOX_TEXT = {
@@ -25,6 +26,7 @@ BOX_TEXT = {
     "solitaire": "Box(0, 1, ({size},), float32)",
     "pillars": "Box(0, high, ({size},), float32)",
     "map_duel": "Box(0, high, ({size},), float32)",
+    "generals": "Box(-1, 100, ({size},), float32)",
 }
 games = pytest.mark.parametrize("game", sorted(GAMES))
 

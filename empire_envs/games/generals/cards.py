@@ -2,7 +2,7 @@
 
 Every card is data (ruling 1); the engine only knows the closed effect vocabulary below. This
 module turns card and deck files into immutable objects and refuses anything it cannot read
-with certainty. ``docs/rules/generals_cards.md`` is the human version of this docstring.
+with certainty. ``docs/rules/generals.md (section 8)`` is the human version of this docstring.
 
 Pool file (TOML, or JSON with the same structure when the name ends in ``.json``)
     Top level: ``schema_version = 1`` (required), ``pool = "<name>"`` (required, non-empty

@@ -42,6 +42,7 @@ players' piles (their sizes show; their deck lists are public through their empi
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import add
 
 import numpy as np
 
@@ -51,6 +52,7 @@ from .rules import EMPIRES, fresh_value, may_enter_bf, ready_value, unit_numbers
 from .state import BF, BLOCK, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState
 
 SEAT_FIXED = 17
+EMPIRE_SLOT = {name: slot for slot, name in enumerate(EMPIRES)}  # any other empire: slot 4
 UNIT_FIXED = 9
 OBSERVATION_HIGH = 100.0
 OBSERVATION_LOW = -1.0
@@ -78,6 +80,21 @@ def observation_size(num_kinds: int, max_seats: int) -> int:
     return observation_layout(num_kinds, max_seats).size
 
 
+@lru_cache(maxsize=None)
+def _count_positions(num_kinds: int, max_seats: int, num_players: int) -> np.ndarray:
+    """Where ``observe``'s gathered count vectors go: my hand, deck and supply, then per seat
+    in view order its Supply Line, Kingdom and discard pile."""
+    K = num_kinds
+    lay = observation_layout(K, max_seats)
+    positions = list(range(3 * K))
+    seat_width = SEAT_FIXED + 5 * K
+    for offset in range(num_players):
+        per_kind = lay.start("seats") + offset * seat_width + SEAT_FIXED
+        positions += range(per_kind, per_kind + 2 * K)  # Supply Line, Kingdom
+        positions += range(per_kind + 4 * K, per_kind + 5 * K)  # discard pile
+    return np.array(positions, dtype=np.intp)
+
+
 def _counts(values: list[int]) -> np.ndarray:
     """A list of small counts (0..255) as an array: one C pass, where a float conversion of a
     Python list costs an object per entry."""
@@ -95,10 +112,24 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     index: list[int] = []
     value: list[float] = []
     me = state.players[seat]
-    obs[0:K] = _counts(me.hand)
-    for start, pile in ((K, me.playing_deck), (2 * K, me.supply_pile)):
-        if pile:
-            obs[start:start + K] = np.bincount(np.asarray(pile, dtype=np.intp), minlength=K)
+    order = [state.seat_at(seat, offset) for offset in range(state.num_players)]
+    # every count vector of the view in one conversion and one write: my hand, my Playing Deck
+    # and Supply Pile contents, then per seat in view order its Supply Line, Kingdom and discard
+    deck_counts, supply_counts = [0] * K, [0] * K
+    for kind in me.playing_deck:
+        deck_counts[kind] += 1
+    for kind in me.supply_pile:
+        supply_counts[kind] += 1
+    parts = me.hand + deck_counts + supply_counts
+    for p in order:
+        player = state.players[p]
+        if player.alive:
+            parts += list(map(add, player.supply_ready, player.supply_fresh))
+            parts += player.kingdom
+            parts += player.discard
+        else:
+            parts += [0] * (3 * K)
+    obs[_count_positions(K, P, state.num_players)] = _counts(parts)
     seat_width = SEAT_FIXED + 5 * K
     unit_width = K + UNIT_FIXED
     seats_at, units_at = lay.start("seats"), lay.start("units")
@@ -106,13 +137,12 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     target = config.target
     is_general = state.tables.is_general
     kinds = state.tables.kinds
-    for offset in range(state.num_players):
-        p = state.seat_at(seat, offset)
+    for offset, p in enumerate(order):
         player = state.players[p]
         if not player.alive:
             continue
         row = seats_at + offset * seat_width
-        empire = EMPIRES.index(player.empire) if player.empire in EMPIRES else 4
+        empire = EMPIRE_SLOT.get(player.empire, 4)
         units = player.units
         index += range(row, row + 10)
         value += (
@@ -123,10 +153,6 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         index += (row + 10 + empire, row + 15, row + 16)
         value += (1.0, any(u is not None and is_general[u.kind] for u in units), sum(player.kingdom))
         per_kind = row + SEAT_FIXED
-        zones = _counts(player.supply_ready + player.supply_fresh + player.kingdom + player.discard)
-        obs[per_kind:per_kind + K] = zones[:K] + zones[K:2 * K]
-        obs[per_kind + K:per_kind + 2 * K] = zones[2 * K:3 * K]
-        obs[per_kind + 4 * K:per_kind + 5 * K] = zones[3 * K:]
         if player.strategy >= 0:
             index.append(per_kind + 2 * K + player.strategy)
             value.append(1.0)

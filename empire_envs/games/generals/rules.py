@@ -9,7 +9,7 @@ steps leave no trace), so an agent only ever sees real choices.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from operator import mul
 
@@ -399,13 +399,13 @@ def legal_actions(state: GeneralsState) -> list[int]:
             actions.append(DRAW_SUPPLY)
         return actions
     if phase == KINGDOM:
-        return [END_PHASE] + [lay.play + k for k in _kingdom_plays(state, seat)]
+        return [END_PHASE, *(lay.play + k for k in _kingdom_plays(state, seat))]
     if phase == ARMY:
         return [END_PHASE] + sorted(_army_actions(state, seat, lay))
     if phase == REPLACE_GENERAL:
         return [lay.discard_unit + u for u in generals_in_play(state, seat)]
     if phase == ATTACK:
-        return [END_PHASE] + sorted(_attack_actions(state, seat, lay))
+        return [END_PHASE, *_attack_actions(state, seat, lay)]
     if phase == BLOCK:
         battle = state.battle
         units = player.units
@@ -413,7 +413,7 @@ def legal_actions(state: GeneralsState) -> list[int]:
             lay.block + u for u, unit in enumerate(units) if unit is not None and unit.zone == battle.zone
         ]
     if phase == TACTIC:
-        return [NO_TACTIC] + [lay.play + k for k in _tactic_plays(state, seat)]
+        return [NO_TACTIC, *(lay.play + k for k in _tactic_plays(state, seat))]
     if phase == TARGET_PLAYER:
         return sorted(
             lay.target_player + state.offset_of(seat, p) - 1
@@ -434,22 +434,55 @@ def legal_mask(state: GeneralsState) -> np.ndarray:
 
 
 def is_legal(state: GeneralsState, action: int) -> bool:
+    """Whether ``action`` is legal for the acting seat (the phase's candidates are generated only
+    until it turns up)."""
     if isinstance(action, np.integer):
         action = int(action)
-    if isinstance(action, bool) or not isinstance(action, int):
+    if isinstance(action, bool) or not isinstance(action, int) or state.phase == OVER:
         return False
-    return action in legal_actions(state)
+    open_choices = _choices(state)
+    if open_choices is None:
+        return action in legal_actions(state)
+    first, more = open_choices
+    return action == first or action in more
+
+
+def _choices(state: GeneralsState) -> tuple[int, Iterator[int]] | None:
+    """For the main phases: the action that is always legal (end the phase, no block, no tactic)
+    and an iterator over the others; None for the short sub-decisions."""
+    phase = state.phase
+    seat = state.acting_player()
+    lay = layout(state)
+    if phase == KINGDOM:
+        return END_PHASE, (lay.play + k for k in _kingdom_plays(state, seat))
+    if phase == ARMY:
+        return END_PHASE, _army_actions(state, seat, lay)
+    if phase == ATTACK:
+        return END_PHASE, _attack_actions(state, seat, lay)
+    if phase == TACTIC:
+        return NO_TACTIC, (lay.play + k for k in _tactic_plays(state, seat))
+    return None
+
+
+def _single_action(state: GeneralsState) -> int | None:
+    """The one legal action when there is exactly one, else None (without listing them all)."""
+    open_choices = _choices(state)
+    if open_choices is not None:
+        first, more = open_choices
+        return first if next(more, None) is None else None
+    legal = legal_actions(state)
+    return legal[0] if len(legal) == 1 else None
 
 
 def _playable(state: GeneralsState, seat: int, kind: int) -> bool:
     return kind not in state.banned and can_pay(state, seat, effective_cost(state, seat, kind))
 
 
-def _kingdom_plays(state: GeneralsState, seat: int) -> list[int]:
-    """Ruling 33 and the KINGDOM row: Kingdom (fewer than 8), Strategy, Capitol and main tactics."""
+def _kingdom_plays(state: GeneralsState, seat: int) -> Iterator[int]:
+    """Ruling 33 and the KINGDOM row: Kingdom (fewer than 8), Strategy, Capitol and main
+    tactics, ascending."""
     player = state.players[seat]
     kinds = state.tables.kinds
-    plays = []
     for kind, count in enumerate(player.hand):
         if not count:
             continue
@@ -465,14 +498,13 @@ def _kingdom_plays(state: GeneralsState, seat: int) -> list[int]:
         else:
             ok = False
         if ok and _playable(state, seat, kind):
-            plays.append(kind)
-    return plays
+            yield kind
 
 
-def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> list[int]:
+def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterator[int]:
+    """The ARMY row's plays, abilities and Soldier discards (not in index order)."""
     player = state.players[seat]
     tables = state.tables
-    actions = []
     has_slot = free_slot(player) >= 0
     at_cap = len(generals_in_play(state, seat)) >= state.config.max_generals
     for kind, count in enumerate(player.hand):
@@ -481,49 +513,46 @@ def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> list[in
         # a General at the cap replaces one of the seat's Generals, which frees a slot
         if not (has_slot or (tables.is_general[kind] and at_cap)):
             continue
-        actions.append(lay.play + kind)
+        yield lay.play + kind
         if not obeys_pull(state, seat, kind):
-            actions.append(lay.play_to_bf + kind)
+            yield lay.play_to_bf + kind
     for slot, unit in enumerate(player.units):
         if unit is None:
             continue
         ability = tables.kinds[unit.kind].ability
         if ability is not None and not unit.ability_used and can_pay(state, seat, ability.cost):
-            actions.append(lay.activate + slot)
+            yield lay.activate + slot
         if tables.is_soldier[unit.kind]:
-            actions.append(lay.discard_unit + slot)
-    return actions
+            yield lay.discard_unit + slot
 
 
-def _attack_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> list[int]:
+def _attack_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterator[int]:
+    """The ATTACK row's moves and attacks, ascending."""
     player = state.players[seat]
-    actions = []
     for slot, unit in enumerate(player.units):
         if unit is not None and (unit.zone == BF or may_enter_bf(state, seat, slot)):
-            actions.append(lay.move + slot)
+            yield lay.move + slot
     if state.attacked or not generals_in_play(state, seat):
-        return actions
-    targets = [state.offset_of(seat, p) for p in opponents_in_game(state, seat)]
+        return
+    targets = sorted(state.offset_of(seat, p) for p in opponents_in_game(state, seat))
     any_zone = state.config.warcamp_attacks == "any"
     for slot, unit in enumerate(player.units):
         if unit is None or unit.zone != BF:
             continue
         raider = any_zone or has_keyword(state, seat, unit.kind, "raider")
         for offset in targets:
-            actions.append(lay.attack_index(slot, offset, BF))
+            yield lay.attack_index(slot, offset, BF)
             if raider:
-                actions.append(lay.attack_index(slot, offset, WC))
-    return actions
+                yield lay.attack_index(slot, offset, WC)
 
 
-def _tactic_plays(state: GeneralsState, seat: int) -> list[int]:
-    """Battle tactics the acting side may play now (section 5.5, step 4)."""
+def _tactic_plays(state: GeneralsState, seat: int) -> Iterator[int]:
+    """Battle tactics the acting side may play now (section 5.5, step 4), ascending."""
     battle = state.battle
     attacking = seat == battle.attacker
     own_in = not battle.a_out if attacking else battle.blocker >= 0 and not battle.b_out
     enemy_in = (battle.blocker >= 0 and not battle.b_out) if attacking else not battle.a_out
     kinds = state.tables.kinds
-    plays = []
     for kind, count in enumerate(state.players[seat].hand):
         if not count:
             continue
@@ -534,8 +563,7 @@ def _tactic_plays(state: GeneralsState, seat: int) -> list[int]:
             continue
         needed = enemy_in if card.effect == "remove_enemy" else own_in
         if needed and _playable(state, seat, kind):
-            plays.append(kind)
-    return plays
+            yield kind
 
 
 # --------------------------------------------------------------------------- applying actions
@@ -548,8 +576,8 @@ def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[f
         raise IllegalActionError("the game is over")
     if isinstance(action, np.integer):
         action = int(action)
-    legal = legal_actions(state)
-    if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+    if not is_legal(state, action):
+        legal = legal_actions(state)
         lay = layout(state)
         name = lay.name(action, state.tables.ids) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
         raise IllegalActionError(
@@ -565,10 +593,10 @@ def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[f
 def _auto_resolve(state: GeneralsState) -> None:
     """Take every decision that has exactly one legal action (they leave no trace)."""
     while state.phase != OVER:
-        legal = legal_actions(state)
-        if len(legal) != 1:
+        action = _single_action(state)
+        if action is None:
             return
-        _do(state, legal[0])
+        _do(state, action)
 
 
 def _after_departure(state: GeneralsState) -> None:
