@@ -54,7 +54,7 @@ def blank_state(
                            shuffle=False)
     size = state.pool.size
     for player in state.players:
-        stash = [0] * size
+        stash = bytearray(size)
         for kind in player.playing_deck + player.supply_pile:
             stash[kind] += 1
         for zone in (player.hand, player.supply_ready, player.supply_fresh, player.kingdom,
@@ -67,11 +67,11 @@ def blank_state(
         for kind in (player.strategy, player.capitol):
             if kind >= 0:
                 stash[kind] += 1
-        player.hand = [0] * size
-        player.supply_ready = [0] * size
-        player.supply_fresh = [0] * size
-        player.kingdom = [0] * size
-        player.discard = [0] * size
+        player.hand = bytearray(size)
+        player.supply_ready = bytearray(size)
+        player.supply_fresh = bytearray(size)
+        player.kingdom = bytearray(size)
+        player.discard = bytearray(size)
         player.removed = stash
         player.playing_deck = []
         player.supply_pile = []

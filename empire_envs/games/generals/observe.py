@@ -95,12 +95,6 @@ def _count_positions(num_kinds: int, max_seats: int, num_players: int) -> np.nda
     return np.array(positions, dtype=np.intp)
 
 
-def _counts(values: list[int]) -> np.ndarray:
-    """A list of small counts (0..255) as an array: one C pass, where a float conversion of a
-    Python list costs an object per entry."""
-    return np.frombuffer(bytes(values), dtype=np.uint8)
-
-
 def observe(state: GeneralsState, seat: int) -> np.ndarray:
     """What ``seat`` sees (ruling section 4)."""
     config = state.config
@@ -115,21 +109,19 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     order = [state.seat_at(seat, offset) for offset in range(state.num_players)]
     # every count vector of the view in one conversion and one write: my hand, my Playing Deck
     # and Supply Pile contents, then per seat in view order its Supply Line, Kingdom and discard
-    deck_counts, supply_counts = [0] * K, [0] * K
+    deck_counts, supply_counts = bytearray(K), bytearray(K)
     for kind in me.playing_deck:
         deck_counts[kind] += 1
     for kind in me.supply_pile:
         supply_counts[kind] += 1
-    parts = me.hand + deck_counts + supply_counts
+    parts = [bytes(me.hand), deck_counts, supply_counts]
     for p in order:
         player = state.players[p]
         if player.alive:
-            parts += list(map(add, player.supply_ready, player.supply_fresh))
-            parts += player.kingdom
-            parts += player.discard
+            parts += (bytes(map(add, player.supply_ready, player.supply_fresh)), bytes(player.kingdom), bytes(player.discard))
         else:
-            parts += [0] * (3 * K)
-    obs[_count_positions(K, P, state.num_players)] = _counts(parts)
+            parts.append(bytes(3 * K))
+    obs[_count_positions(K, P, state.num_players)] = np.frombuffer(b"".join(parts), dtype=np.uint8)
     seat_width = SEAT_FIXED + 5 * K
     unit_width = K + UNIT_FIXED
     seats_at, units_at = lay.start("seats"), lay.start("units")

@@ -86,11 +86,11 @@ class CardTables:
         return lay
 
     def statics_of(self, in_play: tuple) -> dict[str, int]:
-        """Static totals of a Kingdom (counts per kind) plus a Strategy and a Capitol (-1 for
-        none), the key. Few distinct combinations occur, so each is computed once."""
+        """Static totals of ``(Kingdom counts per kind as bytes, Strategy, Capitol)`` (-1 for
+        none). Few distinct combinations occur, so each is computed once."""
         totals = self._statics.get(in_play)
         if totals is None:
-            kingdom, strategy, capitol = in_play[:-2], in_play[-2], in_play[-1]
+            kingdom, strategy, capitol = in_play
             totals = {}
             for effect, values in self.static.items():
                 total = sum(count * values[kind] for kind, count in enumerate(kingdom) if count)
@@ -209,8 +209,7 @@ def _draw(player: PlayerState, pile: list[int]) -> int:
 def statics(state: GeneralsState, seat: int) -> dict[str, int]:
     """Every static effect's total over the seat's Kingdom, Strategy and Capitol."""
     player = state.players[seat]
-    in_play = tuple(player.kingdom) + (player.strategy, player.capitol)
-    return state.tables.statics_of(in_play)
+    return state.tables.statics_of((bytes(player.kingdom), player.strategy, player.capitol))
 
 
 def static_total(state: GeneralsState, seat: int, effect: str) -> int:
@@ -1205,7 +1204,7 @@ def determinize(state: GeneralsState, seat: int, rng: np.random.Generator) -> Ge
             playing_side, supply_cards = playing_side[:n_play], supply_cards[:n_supply]
         player.playing_deck = playing_side
         player.supply_pile = supply_cards
-        player.hand = [0] * len(player.hand)
+        player.hand = bytearray(len(player.hand))
         for kind in hand_cards:
             player.hand[kind] += 1
     return copy

@@ -2,7 +2,9 @@
 
 Cards are **kinds** ``k = 0..K-1`` of the loaded pool (ascending ``ref``). Per player
 (``PlayerState``): ``hand``, ``supply_ready``, ``supply_fresh`` (the Supply Line, split by whether
-a card may be spent yet), ``kingdom``, ``discard`` and ``removed`` are per-kind counts;
+a card may be spent yet), ``kingdom``, ``discard`` and ``removed`` are per-kind counts, kept as
+``bytearray`` (a count never exceeds a deck's 75 cards; a negative one raises at once, and the
+observation reads them without a conversion per entry);
 ``playing_deck`` and ``supply_pile`` are lists of kinds, top card last; ``strategy`` and
 ``capitol`` a kind or -1; ``units`` ``U`` slots, each a ``Unit`` or None. Cards never leave a
 player's own zones, so each player's total is its deck size for the whole game.
@@ -62,17 +64,17 @@ class PlayerState:
     def __init__(self, num_kinds: int) -> None:
         self.deck_id = ""
         self.empire = ""
-        self.hand = [0] * num_kinds
+        self.hand = bytearray(num_kinds)
         self.playing_deck: list[int] = []
         self.supply_pile: list[int] = []
-        self.supply_ready = [0] * num_kinds
-        self.supply_fresh = [0] * num_kinds
-        self.kingdom = [0] * num_kinds
+        self.supply_ready = bytearray(num_kinds)
+        self.supply_fresh = bytearray(num_kinds)
+        self.kingdom = bytearray(num_kinds)
         self.strategy = -1
         self.capitol = -1
         self.units: list[Unit | None] = [None] * UNIT_SLOTS
-        self.discard = [0] * num_kinds
-        self.removed = [0] * num_kinds
+        self.discard = bytearray(num_kinds)
+        self.removed = bytearray(num_kinds)
         self.ch = 0
         self.budget = 0
         self.alive = True
