@@ -198,3 +198,26 @@ def test_clone_is_independent():
     again = _midgame(2, 3)
     np.testing.assert_array_equal(observe.observe(state, 0), observe.observe(again, 0))
     assert [p.card_count() for p in state.players] == [p.card_count() for p in again.players]
+
+
+def test_batched_unit_numbers_agree_with_the_single_ones():
+    """``unit_numbers`` and ``bf_entry_flags`` (the observation's batched forms) against
+    ``unit_strength``, ``unit_life`` and ``may_enter_bf``, over random play."""
+    checked = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        choose = random.Random(seed).choice
+        state = rules.new_game(GeneralsConfig(num_players=3, warcamp_attacks="any"), rng)
+        while not rules.is_terminal(state):
+            for seat in range(3):
+                numbers = rules.unit_numbers(state, seat)
+                flags = rules.bf_entry_flags(state, seat)
+                for slot, unit in enumerate(state.players[seat].units):
+                    if unit is None:
+                        assert numbers[slot] is None and not flags[slot]
+                        continue
+                    assert numbers[slot] == (rules.unit_strength(state, seat, slot), rules.unit_life(state, seat, slot))
+                    assert flags[slot] == rules.may_enter_bf(state, seat, slot)
+                    checked += 1
+            rules.apply(state, choose(rules.legal_actions(state)), rng)
+    assert checked > 500

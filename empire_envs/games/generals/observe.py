@@ -42,13 +42,13 @@ players' piles (their sizes show; their deck lists are public through their empi
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import add
+from operator import add, mul
 
 import numpy as np
 
 from ...core.layout import ObsLayout
 from .config import UNIT_SLOTS
-from .rules import EMPIRES, fresh_value, may_enter_bf, ready_value, unit_numbers
+from .rules import EMPIRES, bf_entry_flags, unit_numbers
 from .state import BF, BLOCK, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState
 
 SEAT_FIXED = 17
@@ -118,7 +118,9 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     for p in order:
         player = state.players[p]
         if player.alive:
-            parts += (bytes(map(add, player.supply_ready, player.supply_fresh)), bytes(player.kingdom), bytes(player.discard))
+            # fresh cards exist only in the turn player's line, until its turn ends
+            line = bytes(map(add, player.supply_ready, player.supply_fresh)) if any(player.supply_fresh) else bytes(player.supply_ready)
+            parts += (line, bytes(player.kingdom), bytes(player.discard))
         else:
             parts.append(bytes(3 * K))
     obs[_count_positions(K, P, state.num_players)] = np.frombuffer(b"".join(parts), dtype=np.uint8)
@@ -129,6 +131,7 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     target = config.target
     is_general = state.tables.is_general
     kinds = state.tables.kinds
+    card_values = state.tables.value
     for offset, p in enumerate(order):
         player = state.players[p]
         if not player.alive:
@@ -140,10 +143,10 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         value += (
             1.0, p == state.current and state.phase != OVER, player.ch / target, sum(player.hand),
             len(player.playing_deck), len(player.supply_pile), player.passed_last, player.budget,
-            ready_value(state, p), fresh_value(state, p),
+            sum(map(mul, player.supply_ready, card_values)), sum(map(mul, player.supply_fresh, card_values)),
         )
-        index += (row + 10 + empire, row + 15, row + 16)
-        value += (1.0, any(u is not None and is_general[u.kind] for u in units), sum(player.kingdom))
+        index += (row + 10 + empire, row + 16)
+        value += (1.0, sum(player.kingdom))
         per_kind = row + SEAT_FIXED
         if player.strategy >= 0:
             index.append(per_kind + 2 * K + player.strategy)
@@ -154,20 +157,26 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         if not any(units):
             continue
         numbers = unit_numbers(state, p)
+        may_enter = bf_entry_flags(state, p)
+        has_general = False
         for slot, unit in enumerate(units):
             if unit is None:
                 continue
+            has_general = has_general or is_general[unit.kind]
             at = units_at + (offset * U + slot) * unit_width
             strength, life = numbers[slot]
             index += (at, at + 1 + unit.kind, at + K + 1, at + K + 2, at + K + 3, at + K + 4,
                       at + K + 5, at + K + 6, at + K + 7, at + K + 8)
             value += (
-                1.0, 1.0, unit.zone == BF, unit.zone == WC and may_enter_bf(state, p, slot),
+                1.0, 1.0, unit.zone == BF, may_enter[slot],
                 strength, life, is_general[unit.kind],
                 kinds[unit.kind].ability is not None and not unit.ability_used,
                 battle is not None and battle.attacker == p and battle.a_slot == slot and not battle.a_out,
                 battle is not None and battle.defender == p and battle.blocker == slot,
             )
+        if has_general:
+            index.append(row + 15)
+            value.append(1.0)
     if battle is not None and state.phase in (BLOCK, TACTIC):
         at = lay.start("battle")
         stage = (1 if battle.zone == BF else 2) if state.phase == BLOCK else 3 + battle.tactic_turn
@@ -194,7 +203,7 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     for kind in state.banned:
         index.append(at + kind)
         value.append(1.0)
-    obs[index] = value
+    obs[np.fromiter(index, np.intp, len(index))] = np.fromiter(value, np.float32, len(value))
     return obs
 
 

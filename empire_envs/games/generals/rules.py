@@ -129,7 +129,7 @@ def available_decks(config: GeneralsConfig, pool) -> dict:
 
 
 def layout(state: GeneralsState) -> ActionLayout:
-    return state.tables.layout(state.config.offsets)
+    return state.layout
 
 
 # --------------------------------------------------------------------------- setup
@@ -239,6 +239,25 @@ def may_enter_bf(state: GeneralsState, seat: int, slot: int) -> bool:
     if unit is None or unit.zone != WC:
         return False
     return not obeys_pull(state, seat, unit.kind) or state.players[seat].turns_taken > unit.entered_turn
+
+
+def bf_entry_flags(state: GeneralsState, seat: int) -> list[bool]:
+    """``may_enter_bf`` for every slot of the seat at once (one look at its statics)."""
+    player = state.players[seat]
+    kinds, is_general = state.tables.kinds, state.tables.is_general
+    granted_no_pull = statics(state, seat)["grant_no_pull"] > 0
+    flags = []
+    for unit in player.units:
+        if unit is None or unit.zone != WC:
+            flags.append(False)
+            continue
+        keywords = kinds[unit.kind].keywords
+        if is_general[unit.kind]:
+            pulled = "pull" in keywords
+        else:
+            pulled = not ("no_pull" in keywords or granted_no_pull)
+        flags.append(not pulled or player.turns_taken > unit.entered_turn)
+    return flags
 
 
 def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = False) -> int:
@@ -427,8 +446,15 @@ def legal_actions(state: GeneralsState) -> list[int]:
 
 
 def legal_mask(state: GeneralsState) -> np.ndarray:
-    mask = np.zeros(layout(state).size, dtype=np.int8)
-    mask[legal_actions(state)] = 1
+    mask = np.zeros(state.layout.size, dtype=np.int8)
+    if state.phase == OVER:
+        return mask
+    open_choices = _choices(state)
+    if open_choices is None:
+        mask[legal_actions(state)] = 1
+    else:  # the main phases: no need to sort what only marks the mask
+        first, more = open_choices
+        mask[[first, *more]] = 1
     return mask
 
 

@@ -163,7 +163,7 @@ class GeneralsState:
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests."""
 
     __slots__ = (
-        "config", "pool", "tables", "players", "current", "first", "phase", "round", "draws_left",
+        "config", "pool", "tables", "layout", "num_players", "players", "current", "first", "phase", "round", "draws_left",
         "attacked", "battle", "target_player", "pending_card", "pending_to_bf", "banned",
         "outcome", "winner", "victory", "finish_order", "last_battle", "rewards",
     )
@@ -172,6 +172,8 @@ class GeneralsState:
         self.config = config
         self.pool = pool
         self.tables = tables  # per-kind numbers of the pool (rules.CardTables), shared by clones
+        self.layout = tables.layout(config.offsets)  # the action table (actions.ActionLayout)
+        self.num_players = config.num_players
         self.players = [PlayerState(pool.size) for _ in range(config.num_players)]
         self.current = 0
         self.first = 0
@@ -196,6 +198,8 @@ class GeneralsState:
         other.config = self.config
         other.pool = self.pool
         other.tables = self.tables
+        other.layout = self.layout
+        other.num_players = self.num_players
         other.players = [p.copy() for p in self.players]
         other.current = self.current
         other.first = self.first
@@ -215,10 +219,6 @@ class GeneralsState:
         other.last_battle = self.last_battle
         other.rewards = self.rewards[:]
         return other
-
-    @property
-    def num_players(self) -> int:
-        return len(self.players)
 
     def acting_player(self) -> int:
         """The seat whose decision is pending (-1 once the game is over)."""
