@@ -238,12 +238,16 @@ def _direct(wrapper: type, check_reset: bool = False) -> type:
     return type(wrapper.__name__, (wrapper,), namespace)
 
 
+_INDEX_TYPES = (int, np.int64, np.int32, np.intp)
+
+
 class AssertOutOfBoundsWrapper(_direct(wrappers.AssertOutOfBoundsWrapper)):
-    """PettingZoo's ``AssertOutOfBoundsWrapper``; a plain in-range ``int`` skips the space's
-    general ``contains`` (which accepts the same ints)."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper``; an in-range plain ``int`` or numpy integer
+    scalar (what ``np.flatnonzero`` and policies hand back) skips the space's general
+    ``contains``, which accepts exactly these."""
 
     def step(self, action: Any) -> None:
-        if type(action) is int and 0 <= action < self._game_env.num_actions:
+        if type(action) in _INDEX_TYPES and 0 <= action < self._game_env.num_actions:
             wrappers.BaseWrapper.step(self, action)
         else:
             super().step(action)

@@ -20,8 +20,13 @@ ILLEGAL_ACTION_MODES = ("penalize", "raise")
 MAX_REDEALS = 100
 
 
+_INDEX_TYPES = (int, np.int64, np.int32, np.intp)
+
+
 def check_action_index(action: Any, num_actions: int) -> int:
     """The action as a Python int; a clear error for a wrong type or an index out of range."""
+    if type(action) in _INDEX_TYPES and 0 <= action < num_actions:  # the common case, fast
+        return int(action)
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

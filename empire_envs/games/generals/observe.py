@@ -130,8 +130,8 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     battle = state.battle
     target = config.target
     is_general = state.tables.is_general
-    kinds = state.tables.kinds
     card_values = state.tables.value
+    has_ability = state.tables.has_ability
     for offset, p in enumerate(order):
         player = state.players[p]
         if not player.alive:
@@ -143,7 +143,8 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         value += (
             1.0, p == state.current and state.phase != OVER, player.ch / target, sum(player.hand),
             len(player.playing_deck), len(player.supply_pile), player.passed_last, player.budget,
-            sum(map(mul, player.supply_ready, card_values)), sum(map(mul, player.supply_fresh, card_values)),
+            sum(map(mul, player.supply_ready, card_values)),
+            sum(map(mul, player.supply_fresh, card_values)) if any(player.supply_fresh) else 0,
         )
         index += (row + 10 + empire, row + 16)
         value += (1.0, sum(player.kingdom))
@@ -158,21 +159,22 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
             continue
         numbers = unit_numbers(state, p)
         may_enter = bf_entry_flags(state, p)
+        attacker_slot = battle.a_slot if battle is not None and battle.attacker == p and not battle.a_out else -1
+        blocker_slot = battle.blocker if battle is not None and battle.defender == p else -1
         has_general = False
         for slot, unit in enumerate(units):
             if unit is None:
                 continue
-            has_general = has_general or is_general[unit.kind]
+            general = is_general[unit.kind]
+            has_general = has_general or general
             at = units_at + (offset * U + slot) * unit_width
             strength, life = numbers[slot]
             index += (at, at + 1 + unit.kind, at + K + 1, at + K + 2, at + K + 3, at + K + 4,
                       at + K + 5, at + K + 6, at + K + 7, at + K + 8)
             value += (
-                1.0, 1.0, unit.zone == BF, may_enter[slot],
-                strength, life, is_general[unit.kind],
-                kinds[unit.kind].ability is not None and not unit.ability_used,
-                battle is not None and battle.attacker == p and battle.a_slot == slot and not battle.a_out,
-                battle is not None and battle.defender == p and battle.blocker == slot,
+                1.0, 1.0, unit.zone == BF, may_enter[slot], strength, life, general,
+                has_ability[unit.kind] and not unit.ability_used, slot == attacker_slot,
+                slot == blocker_slot,
             )
         if has_general:
             index.append(row + 15)

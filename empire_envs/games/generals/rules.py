@@ -76,6 +76,14 @@ class CardTables:
             for k in kinds
         )
         self.ultra_rare = tuple(k.rarity == "ultra_rare" for k in kinds)
+        self.has_ability = tuple(k.ability is not None for k in kinds)
+        # the kinds each main phase may play, ascending: what its legality loops look at
+        self.kingdom_phase_kinds = tuple(
+            k.index for k in kinds
+            if k.type in ("kingdom", "strategy", "capitol") or (k.type == "tactics" and k.timing == "main")
+        )
+        self.unit_kinds = tuple(k.index for k in kinds if k.type in ("general", "soldier"))
+        self.battle_tactic_kinds = tuple(k.index for k in kinds if k.type == "tactics" and k.timing == "battle")
         self._statics: dict[tuple, dict[str, int]] = {}
         self._layouts: dict[int, ActionLayout] = {}
 
@@ -405,7 +413,7 @@ def legal_actions(state: GeneralsState) -> list[int]:
     if phase == OVER:
         return []
     lay = layout(state)
-    seat = state.acting_player()
+    seat = state.current if phase != BLOCK and phase != TACTIC else state.acting_player()
     player = state.players[seat]
     if phase == DECLARE:
         return [PLAY_TURN] if player.passed_last else [PLAY_TURN, PASS]
@@ -476,7 +484,7 @@ def _choices(state: GeneralsState) -> tuple[int, Iterator[int]] | None:
     """For the main phases: the action that is always legal (end the phase, no block, no tactic)
     and an iterator over the others; None for the short sub-decisions."""
     phase = state.phase
-    seat = state.acting_player()
+    seat = state.current if phase != BLOCK and phase != TACTIC else state.acting_player()
     lay = layout(state)
     if phase == KINGDOM:
         return END_PHASE, (lay.play + k for k in _kingdom_plays(state, seat))
@@ -499,44 +507,50 @@ def _single_action(state: GeneralsState) -> int | None:
     return legal[0] if len(legal) == 1 else None
 
 
-def _playable(state: GeneralsState, seat: int, kind: int) -> bool:
-    return kind not in state.banned and can_pay(state, seat, effective_cost(state, seat, kind))
+def _money(state: GeneralsState, seat: int) -> int:
+    """What the seat can pay right now: its budget and every ready Supply Line card."""
+    player = state.players[seat]
+    return player.budget + sum(map(mul, player.supply_ready, state.tables.value))
 
 
 def _kingdom_plays(state: GeneralsState, seat: int) -> Iterator[int]:
     """Ruling 33 and the KINGDOM row: Kingdom (fewer than 8), Strategy, Capitol and main
     tactics, ascending."""
     player = state.players[seat]
-    kinds = state.tables.kinds
-    for kind, count in enumerate(player.hand):
-        if not count:
+    tables = state.tables
+    hand, cost, banned = player.hand, tables.cost, state.banned
+    money = _money(state, seat)
+    for kind in tables.kingdom_phase_kinds:
+        if not hand[kind] or kind in banned or cost[kind] > money:
             continue
-        card = kinds[kind]
+        card = tables.kinds[kind]
         if card.type == "kingdom":
-            ok = sum(player.kingdom) < MAX_KINGDOM
-        elif card.type in ("strategy", "capitol"):
-            ok = True
-        elif card.type == "tactics" and card.timing == "main":
-            ok = card.effect != "destroy_kingdom" or any(
-                sum(state.players[p].kingdom) for p in opponents_in_game(state, seat)
-            )
-        else:
-            ok = False
-        if ok and _playable(state, seat, kind):
-            yield kind
+            if sum(player.kingdom) >= MAX_KINGDOM:
+                continue
+        elif card.type == "tactics" and card.effect == "destroy_kingdom":
+            if not any(sum(state.players[p].kingdom) for p in opponents_in_game(state, seat)):
+                continue
+        yield kind
 
 
 def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterator[int]:
     """The ARMY row's plays, abilities and Soldier discards (not in index order)."""
     player = state.players[seat]
     tables = state.tables
+    hand, banned = player.hand, state.banned
+    money = _money(state, seat)
     has_slot = free_slot(player) >= 0
     at_cap = len(generals_in_play(state, seat)) >= state.config.max_generals
-    for kind, count in enumerate(player.hand):
-        if not count or not tables.is_unit[kind] or not _playable(state, seat, kind):
+    discount = statics(state, seat)["soldier_discount"]
+    for kind in tables.unit_kinds:
+        if not hand[kind] or kind in banned:
+            continue
+        general = tables.is_general[kind]
+        cost = tables.cost[kind] if general else max(0, tables.cost[kind] - discount)
+        if cost > money:
             continue
         # a General at the cap replaces one of the seat's Generals, which frees a slot
-        if not (has_slot or (tables.is_general[kind] and at_cap)):
+        if not (has_slot or (general and at_cap)):
             continue
         yield lay.play + kind
         if not obeys_pull(state, seat, kind):
@@ -545,7 +559,7 @@ def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterato
         if unit is None:
             continue
         ability = tables.kinds[unit.kind].ability
-        if ability is not None and not unit.ability_used and can_pay(state, seat, ability.cost):
+        if ability is not None and not unit.ability_used and ability.cost <= money:
             yield lay.activate + slot
         if tables.is_soldier[unit.kind]:
             yield lay.discard_unit + slot
@@ -577,17 +591,17 @@ def _tactic_plays(state: GeneralsState, seat: int) -> Iterator[int]:
     attacking = seat == battle.attacker
     own_in = not battle.a_out if attacking else battle.blocker >= 0 and not battle.b_out
     enemy_in = (battle.blocker >= 0 and not battle.b_out) if attacking else not battle.a_out
-    kinds = state.tables.kinds
-    for kind, count in enumerate(state.players[seat].hand):
-        if not count:
+    side = "attacker" if attacking else "defender"
+    tables = state.tables
+    hand, banned = state.players[seat].hand, state.banned
+    money = _money(state, seat)
+    for kind in tables.battle_tactic_kinds:
+        if not hand[kind] or kind in banned or tables.cost[kind] > money:
             continue
-        card = kinds[kind]
-        if card.type != "tactics" or card.timing != "battle":
+        card = tables.kinds[kind]
+        if card.side not in ("any", side):
             continue
-        if card.side not in ("any", "attacker" if attacking else "defender"):
-            continue
-        needed = enemy_in if card.effect == "remove_enemy" else own_in
-        if needed and _playable(state, seat, kind):
+        if enemy_in if card.effect == "remove_enemy" else own_in:
             yield kind
 
 
@@ -633,9 +647,9 @@ def _after_departure(state: GeneralsState) -> None:
 
 
 def _do(state: GeneralsState, action: int) -> None:
-    kind, a, b, c = layout(state).decode(action)
-    seat = state.acting_player()
+    kind, a, b, c = state.layout.table.actions[action]  # legal, hence in range
     phase = state.phase
+    seat = state.current if phase != BLOCK and phase != TACTIC else state.acting_player()
     if phase == DECLARE:
         _declare(state, seat, kind is Kind.PASS)
     elif phase == DRAW:
