@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # A pinned torch installs a CPU build from local disk; an unpinned one pulls a multi-GB download.
 TORCH ?= torch==2.13.0
 
-.PHONY: demo test soak bench clean
+.PHONY: demo test soak bench docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,18 @@ soak: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) experiments/bench_speed.py
+
+DOCS_STAMP := $(VENV)/.docs-installed
+
+$(DOCS_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $@
+
+# the site, offline and strict: generated pages (env pages from the docstrings, the rules pages,
+# the how-tos, the API page), then mkdocs build into build/site
+docs: $(DOCS_STAMP)
+	$(PY) experiments/build_docs.py --out build/docs_src
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict -f mkdocs.yml
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

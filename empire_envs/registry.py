@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 NAMESPACE = "empire_envs"
 
@@ -39,97 +40,161 @@ _GENERALS = "empire_envs.games.generals.env:env"
 ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
     EnvEntry(
-        f"{NAMESPACE}/EmpireSoloShaped-v0", "gymnasium", _SOLO, {"shaped_reward": True},
+        f"{NAMESPACE}/EmpireSoloShaped-v0",
+        "gymnasium",
+        _SOLO,
+        {"shaped_reward": True},
         "Empire solo with small rewards for forming units",
     ),
     EnvEntry(
-        f"{NAMESPACE}/EmpireSoloMergeInBattle-v0", "gymnasium", _SOLO, {"merge_in_battle": True},
+        f"{NAMESPACE}/EmpireSoloMergeInBattle-v0",
+        "gymnasium",
+        _SOLO,
+        {"merge_in_battle": True},
         "Empire solo where units may merge while a battle waits",
     ),
     EnvEntry(
-        f"{NAMESPACE}/EmpireSolitaire-v0", "gymnasium", _SOLITAIRE, {},
+        f"{NAMESPACE}/EmpireSolitaire-v0",
+        "gymnasium",
+        _SOLITAIRE,
+        {},
         "Empire Solitaire, as ruled",
     ),
     EnvEntry(
-        f"{NAMESPACE}/EmpireSolitaireShaped-v0", "gymnasium", _SOLITAIRE, {"shaped_reward": True},
+        f"{NAMESPACE}/EmpireSolitaireShaped-v0",
+        "gymnasium",
+        _SOLITAIRE,
+        {"shaped_reward": True},
         "Empire Solitaire with a small reward per capture",
     ),
     # Pillars: the ruling's pillars_<n>p_v0 family (docs/rules/pillars.md, section 6).
     EnvEntry(f"{NAMESPACE}/Pillars-v0", "pettingzoo", _PILLARS, {}, "Pillars, 4 players, 2 packs"),
     EnvEntry(
-        f"{NAMESPACE}/Pillars3p-v0", "pettingzoo", _PILLARS, {"num_players": 3},
+        f"{NAMESPACE}/Pillars3p-v0",
+        "pettingzoo",
+        _PILLARS,
+        {"num_players": 3},
         "Pillars, 3 players, 2 packs",
     ),
     EnvEntry(
-        f"{NAMESPACE}/Pillars5p-v0", "pettingzoo", _PILLARS, {"num_players": 5},
+        f"{NAMESPACE}/Pillars5p-v0",
+        "pettingzoo",
+        _PILLARS,
+        {"num_players": 5},
         "Pillars, 5 players, 3 packs",
     ),
     EnvEntry(
-        f"{NAMESPACE}/Pillars6p-v0", "pettingzoo", _PILLARS, {"num_players": 6},
+        f"{NAMESPACE}/Pillars6p-v0",
+        "pettingzoo",
+        _PILLARS,
+        {"num_players": 6},
         "Pillars, 6 players, 3 packs",
     ),
     EnvEntry(
-        f"{NAMESPACE}/PillarsRPSRandom-v0", "pettingzoo", _PILLARS, {"rps_mode": "random"},
+        f"{NAMESPACE}/PillarsRPSRandom-v0",
+        "pettingzoo",
+        _PILLARS,
+        {"rps_mode": "random"},
         "Pillars, 4 players, battles decided by a coin (no rock-paper-scissors steps)",
     ),
     EnvEntry(
-        f"{NAMESPACE}/PillarsExactCard-v0", "pettingzoo", _PILLARS, {"battle_demand": "card"},
+        f"{NAMESPACE}/PillarsExactCard-v0",
+        "pettingzoo",
+        _PILLARS,
+        {"battle_demand": "card"},
         "Pillars, 4 players, battles demand an exact card (53 kinds)",
     ),
     EnvEntry(
-        f"{NAMESPACE}/Pillars2p-v0", "pettingzoo", _PILLARS, {"num_players": 2, "allow_2p": True},
+        f"{NAMESPACE}/Pillars2p-v0",
+        "pettingzoo",
+        _PILLARS,
+        {"num_players": 2, "allow_2p": True},
         "Pillars, unofficial two-player game, 2 packs",
     ),
     EnvEntry(
-        f"{NAMESPACE}/PillarsCampaign-v0", "pettingzoo", _PILLARS_CAMPAIGN, {},
+        f"{NAMESPACE}/PillarsCampaign-v0",
+        "pettingzoo",
+        _PILLARS_CAMPAIGN,
+        {},
         "Pillars' Emperor Overlord series: games until one player has won with all three empires",
     ),
     # Map Duel: the ruling's map_duel_*_v0 family (docs/rules/map_duel.md).
     EnvEntry(f"{NAMESPACE}/MapDuel-v0", "pettingzoo", _MAP_DUEL, {}, "Map Duel, as ruled"),
     EnvEntry(
-        f"{NAMESPACE}/MapDuelRandomFirst-v0", "pettingzoo", _MAP_DUEL, {"first_player": "random"},
+        f"{NAMESPACE}/MapDuelRandomFirst-v0",
+        "pettingzoo",
+        _MAP_DUEL,
+        {"first_player": "random"},
         "Map Duel with a random first player",
     ),
     EnvEntry(
-        f"{NAMESPACE}/MapDuelHiddenPools-v0", "pettingzoo", _MAP_DUEL, {"hidden_pools": True},
+        f"{NAMESPACE}/MapDuelHiddenPools-v0",
+        "pettingzoo",
+        _MAP_DUEL,
+        {"hidden_pools": True},
         "Map Duel where the opponent's pool shows only its size",
     ),
     EnvEntry(
-        f"{NAMESPACE}/MapDuelKing8-v0", "pettingzoo", _MAP_DUEL,
+        f"{NAMESPACE}/MapDuelKing8-v0",
+        "pettingzoo",
+        _MAP_DUEL,
         {"king_reach": "all8", "ace_blocking": "faces"},
         "Map Duel, chess-like: Kings reach diagonals, faces block Aces",
     ),
     EnvEntry(
-        f"{NAMESPACE}/MapDuelB15-v0", "pettingzoo", _MAP_DUEL, {"board_size": 15},
+        f"{NAMESPACE}/MapDuelB15-v0",
+        "pettingzoo",
+        _MAP_DUEL,
+        {"board_size": 15},
         "Map Duel on a 15 x 15 board",
     ),
     # Empires and Generals: the ruling's generals_*_v0 family (docs/rules/generals.md).
     EnvEntry(
-        f"{NAMESPACE}/Generals-v0", "pettingzoo", _GENERALS, {},
+        f"{NAMESPACE}/Generals-v0",
+        "pettingzoo",
+        _GENERALS,
+        {},
         "Empires and Generals, 2 players, normal game (target 5): the main benchmark",
     ),
     EnvEntry(
-        f"{NAMESPACE}/GeneralsQuick-v0", "pettingzoo", _GENERALS, {"game_type": "quick"},
+        f"{NAMESPACE}/GeneralsQuick-v0",
+        "pettingzoo",
+        _GENERALS,
+        {"game_type": "quick"},
         "Empires and Generals, 2 players, quick game (target 3)",
     ),
     EnvEntry(
-        f"{NAMESPACE}/GeneralsEpic-v0", "pettingzoo", _GENERALS, {"game_type": "epic", "max_rounds": 100},
+        f"{NAMESPACE}/GeneralsEpic-v0",
+        "pettingzoo",
+        _GENERALS,
+        {"game_type": "epic", "max_rounds": 100},
         "Empires and Generals, 2 players, epic game (target 8, 100 rounds)",
     ),
     EnvEntry(
-        f"{NAMESPACE}/GeneralsSlaughter-v0", "pettingzoo", _GENERALS, {"slaughterhouse": True},
+        f"{NAMESPACE}/GeneralsSlaughter-v0",
+        "pettingzoo",
+        _GENERALS,
+        {"slaughterhouse": True},
         "Empires and Generals, 2 players, Slaughterhouse (start at 5, no Chancellor victory)",
     ),
     EnvEntry(
-        f"{NAMESPACE}/Generals3p-v0", "pettingzoo", _GENERALS, {"num_players": 3},
+        f"{NAMESPACE}/Generals3p-v0",
+        "pettingzoo",
+        _GENERALS,
+        {"num_players": 3},
         "Empires and Generals, 3 players, normal game",
     ),
     EnvEntry(
-        f"{NAMESPACE}/Generals4p-v0", "pettingzoo", _GENERALS, {"num_players": 4},
+        f"{NAMESPACE}/Generals4p-v0",
+        "pettingzoo",
+        _GENERALS,
+        {"num_players": 4},
         "Empires and Generals, 4 players, normal game",
     ),
     EnvEntry(
-        f"{NAMESPACE}/Generals4pSlaughter-v0", "pettingzoo", _GENERALS,
+        f"{NAMESPACE}/Generals4pSlaughter-v0",
+        "pettingzoo",
+        _GENERALS,
         {"num_players": 4, "slaughterhouse": True},
         "Empires and Generals, 4 players, Slaughterhouse",
     ),

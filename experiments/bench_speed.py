@@ -25,9 +25,10 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 try:
     import empire_envs  # noqa: F401  (registers the ids)
@@ -36,9 +37,8 @@ except ImportError:  # run from a checkout without `pip install -e .`
     import empire_envs  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling reporting module
-from reporting import emit_json, text_log  # noqa: E402
-
 import numpy as np
+from reporting import emit_json, text_log  # noqa: E402
 
 #: how many steps between two looks at the clock (an episode end always looks)
 _CLOCK_EVERY = 256
@@ -144,7 +144,7 @@ def bench_aec_masked(make_env: Callable[[], Any]) -> Callable[[float, int], dict
             while True:
                 env.reset(seed=None if episodes else seed)
                 finished = True
-                for agent in env.agent_iter():
+                for _agent in env.agent_iter():
                     observation, _, termination, truncation, _ = env.last()
                     if termination or truncation:
                         action = None

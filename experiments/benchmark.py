@@ -41,9 +41,10 @@ import math
 import re
 import shlex
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 try:
     import empire_envs  # noqa: F401  (registers the ids)
@@ -52,6 +53,7 @@ except ImportError:  # run from a checkout without `pip install -e .`
     import empire_envs  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling evaluate/reporting modules
+import gymnasium  # noqa: E402
 from evaluate import (  # noqa: E402
     evaluate_agent,
     parse_env_kwarg,
@@ -59,8 +61,6 @@ from evaluate import (  # noqa: E402
     wilson_interval,
 )
 from reporting import emit_json, text_log  # noqa: E402
-
-import gymnasium  # noqa: E402
 
 from empire_envs.agents.base import game_name, make_agent  # noqa: E402
 from empire_envs.registry import is_multiplayer, make_any  # noqa: E402
@@ -516,7 +516,7 @@ def plot_results(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
             top = max(top, 100 * row["win_ci_high"])
         bars = axes.bar(xs, heights, width * 0.92, yerr=[lows, highs], capsize=3,
                         color=colours(a % 10), label=agent, error_kw={"elinewidth": 1})
-        for bar, height, high in zip(bars, heights, highs):
+        for bar, height, high in zip(bars, heights, highs, strict=True):
             axes.annotate(f"{height:.1f}", (bar.get_x() + bar.get_width() / 2, height + high),
                           xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
                           fontsize=7)
@@ -604,7 +604,7 @@ def elo_ratings(
         # strengths are defined up to a factor: fix their geometric mean at 1
         log_mean = sum(math.log(s) for s in updated) / n
         updated = [s / math.exp(log_mean) for s in updated]
-        change = max(abs(math.log(u / s)) for u, s in zip(updated, strength))
+        change = max(abs(math.log(u / s)) for u, s in zip(updated, strength, strict=True))
         strength = updated
         if change < tolerance:
             break
@@ -690,7 +690,7 @@ def format_round_robin(result: Mapping[str, Any]) -> str:
         "| A \\ B | " + " | ".join(f"`{b}`" for b in agents) + " |",
         "|---|" + "---:|" * len(agents),
     ]
-    for a, row in zip(agents, result["matrix"]):
+    for a, row in zip(agents, result["matrix"], strict=True):
         cells = ["" if score is None else f"{score:.3f}" for score in row]
         lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
     anchor = "`random` = 1000" if "random" in result["elo"] else "mean 1000"
@@ -725,7 +725,7 @@ def write_round_robin(
     with csv_path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["agent", *result["agents"], "elo"])
-        for a, row in zip(result["agents"], result["matrix"]):
+        for a, row in zip(result["agents"], result["matrix"], strict=True):
             writer.writerow([a, *("" if s is None else f"{s:.6f}" for s in row),
                              f"{result['elo'][a]:.2f}"])
     paths = {"md": md_path, "csv": csv_path}

@@ -20,12 +20,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gymnasium  # noqa: E402
-
-import empire_envs  # noqa: E402,F401  (registers the ids)
-from empire_envs.agents import make_agent  # noqa: E402
 from evaluate import evaluate_agent, format_table  # noqa: E402
 from train import ROOT, load_config  # noqa: E402
 from train import train as train_run  # noqa: E402
+
+import empire_envs  # noqa: E402,F401  (registers the ids)
+from empire_envs.agents import make_agent  # noqa: E402
 
 DEMO_CONFIG = ROOT / "experiments" / "configs" / "demo.toml"
 

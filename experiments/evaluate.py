@@ -30,8 +30,9 @@ import json
 import math
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 try:
     import empire_envs  # noqa: F401  (registers the ids)
@@ -40,9 +41,8 @@ except ImportError:  # run from a checkout without `pip install -e .`
     import empire_envs  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling reporting module
-from reporting import emit_json, text_log  # noqa: E402
-
 import gymnasium
+from reporting import emit_json, text_log  # noqa: E402
 
 from empire_envs.adapters.single_agent import AECSingleAgentEnv
 from empire_envs.agents.base import game_name, make_agent
@@ -241,7 +241,7 @@ def format_table(results: Sequence[Mapping[str, Any]]) -> str:
     for index, row in enumerate(rows):
         lines.append("  ".join(
             cell.ljust(width) if c == 0 else cell.rjust(width)
-            for c, (cell, width) in enumerate(zip(row, widths))
+            for c, (cell, width) in enumerate(zip(row, widths, strict=True))
         ))
         if index == 0:
             lines.append("  ".join("-" * width for width in widths))

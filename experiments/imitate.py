@@ -24,17 +24,17 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling train/evaluate modules
+import gymnasium  # noqa: E402
 from evaluate import resolve_env_id  # noqa: E402
 from train import TrainConfig, load_config  # noqa: E402
 from train import build_model as train_build_model  # noqa: E402
-
-import gymnasium  # noqa: E402
 
 from empire_envs.agents.base import game_name, make_agent  # noqa: E402
 from empire_envs.core.policy_input import PolicyInput  # noqa: E402

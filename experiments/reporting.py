@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 def text_log(json_target: str | None) -> Callable[[str], None]:

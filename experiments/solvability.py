@@ -24,23 +24,23 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 EXPERIMENTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXPERIMENTS))
 from reporting import emit_json, text_log  # noqa: E402
+
 try:
     import empire_envs  # noqa: F401
 except ImportError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(EXPERIMENTS.parent))
 
-import numpy as np
+import numpy as np  # noqa: E402
+from evaluate import wilson_interval  # noqa: E402
 
-from evaluate import wilson_interval
-
-from empire_envs.games.solitaire import rules, solver
-from empire_envs.games.solitaire.state import WON
+from empire_envs.games.solitaire import rules, solver  # noqa: E402
+from empire_envs.games.solitaire.state import WON  # noqa: E402
 
 
 def replay_wins(seed: int, line: Sequence[int]) -> bool:

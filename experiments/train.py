@@ -35,10 +35,12 @@ import re
 import shutil
 import sys
 import time
-import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
@@ -275,10 +277,9 @@ def train(config: TrainConfig, out: Path, log=print) -> dict[str, Any]:
     from stable_baselines3.common.callbacks import CheckpointCallback
     from stable_baselines3.common.logger import configure
 
+    from empire_envs.registry import is_multiplayer, make_any
     from empire_envs.training.plots import plot_learning_curve, read_evaluations
     from empire_envs.training.sb3 import SELF, SelfPlayCallback, build_vec_env
-
-    from empire_envs.registry import is_multiplayer, make_any
 
     probe = make_any(config.env_id, **config.env_kwargs)  # a bad id or variant fails here, early
     multiplayer = is_multiplayer(probe)

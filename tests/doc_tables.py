@@ -13,7 +13,7 @@ def _parse(doc: str) -> list[tuple[list[str], list[list[str]]]]:
     at = [n for n, line in enumerate(lines) if _RULE.fullmatch(line.strip())]
     assert at and len(at) % 3 == 0, "simple reST tables: top rule, header rule, bottom rule"
     tables = []
-    for top, header, bottom in zip(at[0::3], at[1::3], at[2::3]):
+    for top, header, bottom in zip(at[0::3], at[1::3], at[2::3], strict=True):
         columns = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[top])]
         columns[-1] = (columns[-1][0], None)  # the last column may run past its rule
         names = [lines[top + 1][s:e].strip() for s, e in columns]

@@ -8,6 +8,7 @@ types, pickling, rendering, docstring); the PettingZoo entries are checked in
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import re
 import subprocess
@@ -549,7 +550,7 @@ SECTIONS = (
 
 def _sections(doc: str) -> dict[str, str]:
     parts = re.split(r"^## +(.+?)\s*$", doc, flags=re.MULTILINE)
-    return {title: body for title, body in zip(parts[1::2], parts[2::2])}
+    return {title: body for title, body in zip(parts[1::2], parts[2::2], strict=True)}
 
 
 def _tables(text: str) -> list[list[tuple[int, int]]]:
@@ -573,7 +574,7 @@ def _tables(text: str) -> list[list[tuple[int, int]]]:
 def _assert_contiguous(rows: list[tuple[int, int]], size: int, what: str) -> None:
     assert rows, f"{what}: the table has no index rows"
     assert rows[0][0] == 0, f"{what}: the table starts at {rows[0][0]}, not 0"
-    for (_, end), (start, _) in zip(rows, rows[1:]):
+    for (_, end), (start, _) in itertools.pairwise(rows):
         assert start == end + 1, f"{what}: rows jump from {end} to {start}"
     assert rows[-1][1] == size - 1, f"{what}: the table ends at {rows[-1][1]}, size is {size}"
 

@@ -155,7 +155,7 @@ class NimState:
     def __init__(self, stones: int) -> None:
         self.stones, self.player, self.winner = stones, 0, -1
 
-    def clone(self) -> "NimState":
+    def clone(self) -> NimState:
         other = NimState(self.stones)
         other.player, other.winner = self.player, self.winner
         return other

@@ -98,9 +98,9 @@ def run_episode(env, seed, policy_seed, render=False):
 
 def assert_same_record(a, b):
     assert len(a) == len(b), f"episode lengths differ: {len(a)} vs {len(b)}"
-    for step, (x, y) in enumerate(zip(a, b)):
+    for step, (x, y) in enumerate(zip(a, b, strict=True)):
         assert len(x) == len(y)
-        for u, v in zip(x, y):
+        for u, v in zip(x, y, strict=True):
             if isinstance(u, np.ndarray):
                 assert u.dtype == v.dtype and np.array_equal(u, v), f"step {step} differs"
             else:

@@ -145,7 +145,7 @@ def test_tictactoe_facts_this_file_relies_on():
     # The scripted games end as their names say.
     for game, rewards, length in ((X_WINS, (1, -1), 5), (O_WINS, (-1, 1), 6), (DRAW, (0, 0), 9)):
         x_cells, o_cells = game
-        moves = [m for pair in zip(x_cells, o_cells + [None]) for m in pair if m is not None]
+        moves = [m for pair in zip(x_cells, o_cells + [None], strict=False) for m in pair if m is not None]
         assert len(moves) == length
         ref = replay(moves[:-1])
         assert not any(ref.terminations.values())
@@ -745,7 +745,7 @@ def test_policy_agent_is_legal_and_repeatable(tiny_model):
 
     def play(agent: Agent, seed: int) -> list[int]:
         agent.reset(seed=seed)
-        return [agent.act(o, m) for o, m in zip(observations, masks)]
+        return [agent.act(o, m) for o, m in zip(observations, masks, strict=True)]
 
     agent = pool.agent(np.random.default_rng(0))
     assert isinstance(agent, PolicyAgent)
@@ -761,7 +761,7 @@ def test_policy_agent_is_legal_and_repeatable(tiny_model):
     pool.update(biased)
     for deterministic in (False, True):
         agent = PolicyAgent(pool.policies[-1], deterministic=deterministic, seed=0)
-        actions = [agent.act(o, m) for o, m in zip(observations, masks)]
+        actions = [agent.act(o, m) for o, m in zip(observations, masks, strict=True)]
         assert all(masks[i][a] == 1 for i, a in enumerate(actions))
         assert all(a == 7 for i, a in enumerate(actions) if masks[i][7])
 

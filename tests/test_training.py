@@ -83,7 +83,7 @@ def test_masks_stay_right_across_auto_reset(vec_env):
             actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
             _, _, dones, infos = venv.step(actions)
             episode_ends += int(dones.sum())
-            for done, info in zip(dones, infos):
+            for done, info in zip(dones, infos, strict=True):
                 if done:  # the finished episode's last mask is all zero; the next one is live
                     assert not info["action_mask"].any()
         checked, violations = audit_totals(venv)

@@ -7,6 +7,7 @@ multiplayer game. ``wrapped_env`` stacks PettingZoo's standard wrappers around a
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,15 +47,12 @@ class AECAdapter(AECEnv):
     def __init__(self, render_mode: str | None = None, **config: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                f"got {render_mode!r}"
-            )
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
         try:
             self.config = self.game.config_class(**config)
         except TypeError as error:
-            known = ", ".join(self.game.config_class.__dataclass_fields__)
+            known = ", ".join(field.name for field in dataclasses.fields(self.game.config_class))
             raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
         game = self.game
         self.num_actions = game.num_actions(self.config)
@@ -64,7 +62,9 @@ class AECAdapter(AECEnv):
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
         low = game.observation_low(self.config) if game.observation_low is not None else 0.0
         observation = spaces.Box(
-            low, game.observation_high(self.config), (game.observation_size(self.config),),
+            low,
+            game.observation_high(self.config),
+            (game.observation_size(self.config),),
             np.float32,
         )
         self._observation_spaces = {
@@ -103,7 +103,7 @@ class AECAdapter(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.acting_player(self.game_state)]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -111,7 +111,8 @@ class AECAdapter(AECEnv):
         state = self.game_state
         # while a departed agent takes its dead step, the seat to act waits with a zero mask
         if (
-            agent == self.agent_selection and not self.game.is_terminal(state)
+            agent == self.agent_selection
+            and not self.game.is_terminal(state)
             and self.game.acting_player(state) == seat
         ):
             mask = self.game.legal_mask(state)
@@ -126,7 +127,9 @@ class AECAdapter(AECEnv):
             return
         index = check_action_index(action, self.num_actions)
         game, state = self.game, self.game_state
-        step_rewards = game.apply(state, index, self._np_random)  # raises on an illegal action
+        rng = self._np_random
+        assert rng is not None  # set by reset()
+        step_rewards = game.apply(state, index, rng)  # raises on an illegal action
         self._cumulative_rewards[agent] = 0.0
         for name in self.agents:
             self.rewards[name] = float(step_rewards[self.agent_name_mapping[name]])
@@ -151,17 +154,17 @@ class AECAdapter(AECEnv):
         if game.eliminated is not None:
             # a seat out of a game that goes on: terminated now, its dead step comes first
             out = game.eliminated(state)
-            final = None
+            returns: list[float] | None = None
             for name in self.agents:
                 if out[self.agent_name_mapping[name]] and not self.terminations[name]:
-                    final = final if final is not None else game.returns(state)
+                    returns = returns if returns is not None else game.returns(state)
                     self.terminations[name] = True
                     self.infos[name] = {
-                        "outcome": _outcome_of(final[self.agent_name_mapping[name]]),
+                        "outcome": _outcome_of(returns[self.agent_name_mapping[name]]),
                         "result": "out of the game",
                     }
             self._accumulate_rewards()
-            if final is not None:
+            if returns is not None:
                 self._deads_step_first()
             return
         self._accumulate_rewards()
@@ -175,9 +178,7 @@ class AECAdapter(AECEnv):
             return self.game.to_rgb(self.game_state)
         import gymnasium
 
-        gymnasium.logger.warn(
-            "render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
-        )
+        gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
         return None
 
     def close(self) -> None:
@@ -198,15 +199,23 @@ class AECAdapter(AECEnv):
         return self.game.legal_actions(self.game_state)
 
     def action_name(self, action: int) -> str:
-        return self.game.action_name(self.game_state if self.game_state is not None else self.config,
-                                     check_action_index(action, self.num_actions))
+        return self.game.action_name(
+            self.game_state if self.game_state is not None else self.config,
+            check_action_index(action, self.num_actions),
+        )
 
 
 #: attributes every wrapper reads on each step; PettingZoo's wrappers find them through a
 #: ``__getattr__`` chain (one Python call per wrapper level), which costs more than our rules
 _HOT_ATTRIBUTES = (
-    "agents", "possible_agents", "agent_selection", "rewards", "terminations", "truncations",
-    "infos", "_cumulative_rewards",
+    "agents",
+    "possible_agents",
+    "agent_selection",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
 )
 _NEEDS_RESET = {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
 
@@ -230,9 +239,7 @@ def _direct(wrapper: type, check_reset: bool = False) -> type:
         wrapper.__init__(self, env, *args, **kwargs)
         self._game_env = env.unwrapped
 
-    namespace = {
-        name: _forward(name, check_reset and name in _NEEDS_RESET) for name in _HOT_ATTRIBUTES
-    }
+    namespace: dict[str, Any] = {name: _forward(name, check_reset and name in _NEEDS_RESET) for name in _HOT_ATTRIBUTES}
     namespace["__init__"] = __init__
     namespace["__doc__"] = wrapper.__doc__
     return type(wrapper.__name__, (wrapper,), namespace)
@@ -241,7 +248,7 @@ def _direct(wrapper: type, check_reset: bool = False) -> type:
 _INDEX_TYPES = (int, np.int64, np.int32, np.intp)
 
 
-class AssertOutOfBoundsWrapper(_direct(wrappers.AssertOutOfBoundsWrapper)):
+class AssertOutOfBoundsWrapper(_direct(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]  # built at import time
     """PettingZoo's ``AssertOutOfBoundsWrapper``; an in-range plain ``int`` or numpy integer
     scalar (what ``np.flatnonzero`` and policies hand back) skips the space's general
     ``contains``, which accepts exactly these."""

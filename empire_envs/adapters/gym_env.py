@@ -6,6 +6,7 @@ behaviour written here (masks, illegal actions, seeding, rendering) is the same 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -31,8 +32,7 @@ def check_action_index(action: Any, num_actions: int) -> int:
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(
-            f"an action is an integer index in 0..{num_actions - 1}, got {action!r} "
-            f"of type {type(action).__name__}"
+            f"an action is an integer index in 0..{num_actions - 1}, got {action!r} of type {type(action).__name__}"
         )
     index = int(action)
     if not 0 <= index < num_actions:
@@ -43,7 +43,7 @@ def check_action_index(action: Any, num_actions: int) -> int:
 class GymAdapter(gym.Env):
     """Base class of the solo environments; see a concrete env's docstring for its spec."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     game: ClassVar[SinglePlayerGame]
 
     def __init__(
@@ -54,26 +54,19 @@ class GymAdapter(gym.Env):
         **config: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                f"got {render_mode!r}"
-            )
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_action_penalty = float(illegal_action_penalty)
         try:
             self.config = self.game.config_class(**config)
         except TypeError as error:
-            known = ", ".join(self.game.config_class.__dataclass_fields__)
+            known = ", ".join(field.name for field in dataclasses.fields(self.game.config_class))
             raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.observation_space = spaces.Box(
-            0.0, 1.0, shape=(self.game.observation_size,), dtype=np.float32
-        )
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(self.game.observation_size,), dtype=np.float32)
         self.state: Any = None
         self._episode_over = False
 
@@ -87,8 +80,7 @@ class GymAdapter(gym.Env):
         unknown = set(options) - set(self.game.reset_options)
         if unknown:
             raise ValueError(
-                f"unknown reset option(s) {sorted(unknown)}; {self.game.name} takes "
-                f"{list(self.game.reset_options)}"
+                f"unknown reset option(s) {sorted(unknown)}; {self.game.name} takes {list(self.game.reset_options)}"
             )
         state = self.game.new_game(self.config, self.np_random, **options)
         # A game over before its first decision could never deliver its reward through step():
@@ -121,14 +113,14 @@ class GymAdapter(gym.Env):
             if self.illegal_action == "raise":
                 raise
             self._episode_over = True
-            info = {
+            failed = {
                 "action_mask": np.zeros(game.num_actions, dtype=np.int8),
                 "illegal_action": True,
                 "illegal_reason": str(error),
                 "outcome": "illegal action",
                 "is_success": False,
             }
-            return game.observe(state), self.illegal_action_penalty, True, False, info
+            return game.observe(state), self.illegal_action_penalty, True, False, failed
         info: dict[str, Any] = {"action_mask": game.legal_mask(state)}
         terminated = truncated = False
         if game.is_terminal(state):
@@ -154,9 +146,7 @@ class GymAdapter(gym.Env):
             return self.game.to_text(self.state) + "\n"
         if self.render_mode == "rgb_array":
             return self.game.to_rgb(self.state)
-        gym.logger.warn(
-            "render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
-        )
+        gym.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
         return None
 
     # ------------------------------------------------------------------ helpers

@@ -22,7 +22,8 @@ once, so the learner plays every seat). ``info["seat"]`` names the learner's sea
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -55,7 +56,8 @@ class AECSingleAgentEnv(gym.Env):
         seat_offset: the first seat of ``learner_seat="all"``.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    action_space: spaces.Discrete  # every seat shares one Discrete space (_shared_spaces)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -67,9 +69,7 @@ class AECSingleAgentEnv(gym.Env):
         seat_offset: int = 0,
     ) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self.aec = aec_env
         self.seats: list[str] = list(aec_env.possible_agents)
         if len(self.seats) < 2:
@@ -111,8 +111,7 @@ class AECSingleAgentEnv(gym.Env):
         obs, _reward, terminated, truncated, info = self._play_until_learner()
         if terminated or truncated:
             raise RuntimeError(
-                f"the game ended before seat {self.learner!r} made a decision; "
-                "it offers the learner nothing to play"
+                f"the game ended before seat {self.learner!r} made a decision; it offers the learner nothing to play"
             )
         return obs, info
 
@@ -191,9 +190,13 @@ class AECSingleAgentEnv(gym.Env):
                     self._mask = np.zeros(self.action_space.n, dtype=np.int8)
                     out["action_mask"] = self._mask.copy()
                     out.setdefault("is_success", bool(reward > 0))
-                    return self._last_observation, float(reward), bool(terminated), bool(
-                        truncated and not terminated
-                    ), out
+                    return (
+                        self._last_observation,
+                        float(reward),
+                        bool(terminated),
+                        bool(truncated and not terminated),
+                        out,
+                    )
                 self._mask = np.asarray(observation["action_mask"], dtype=np.int8).copy()
                 out["action_mask"] = self._mask.copy()
                 return self._last_observation, float(reward), False, False, out
@@ -202,9 +205,7 @@ class AECSingleAgentEnv(gym.Env):
                 continue
             mask = np.asarray(observation["action_mask"], dtype=np.int8)
             aec.step(self._seat_agents[seat].act(observation["observation"], mask, state))
-        raise RuntimeError(
-            f"every seat left the game before seat {self.learner!r} was told its result"
-        )
+        raise RuntimeError(f"every seat left the game before seat {self.learner!r} was told its result")
 
     def _next_learner_seat(self, rng: np.random.Generator) -> str:
         if self._seat_mode == "fixed":
@@ -221,8 +222,10 @@ class AECSingleAgentEnv(gym.Env):
         if isinstance(source, Agent):
             return dict.fromkeys(others, source)
         if isinstance(source, Sequence):
-            by_seat = dict(zip(self.seats, source)) if len(source) == len(self.seats) else dict(
-                zip(others, source)
+            by_seat = (
+                dict(zip(self.seats, source, strict=True))
+                if len(source) == len(self.seats)
+                else dict(zip(others, source, strict=False))
             )
             return {seat: by_seat[seat] for seat in others}
         agents = {seat: source(seat, rng) for seat in others}
@@ -238,10 +241,7 @@ class AECSingleAgentEnv(gym.Env):
         if isinstance(source, Sequence) and not isinstance(source, str):
             n = len(self.seats)
             if len(source) not in (n - 1, n):
-                raise ValueError(
-                    f"give one opponent per other seat ({n - 1}) or one per seat ({n}), "
-                    f"got {len(source)}"
-                )
+                raise ValueError(f"give one opponent per other seat ({n - 1}) or one per seat ({n}), got {len(source)}")
             if len(source) == n - 1 and self._seat_mode != "fixed":
                 raise ValueError(
                     "a list of one opponent per other seat needs a fixed learner_seat; "
@@ -263,9 +263,7 @@ def _parse_seat(learner_seat: int | str, seats: list[str]) -> tuple[str, str]:
         return learner_seat, ""
     if isinstance(learner_seat, str):
         if learner_seat not in seats:
-            raise ValueError(
-                f"learner_seat {learner_seat!r} is not a seat ({seats}) nor one of {SEAT_MODES}"
-            )
+            raise ValueError(f"learner_seat {learner_seat!r} is not a seat ({seats}) nor one of {SEAT_MODES}")
         return "fixed", learner_seat
     if isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool):
         if not 0 <= int(learner_seat) < len(seats):
@@ -278,8 +276,7 @@ def _shared_spaces(aec_env: Any, seats: list[str]) -> tuple[spaces.Space, spaces
     first = aec_env.observation_space(seats[0])
     if not isinstance(first, spaces.Dict) or set(first.spaces) < {"observation", "action_mask"}:
         raise TypeError(
-            "AECSingleAgentEnv needs Dict observations with 'observation' and 'action_mask' keys, "
-            f"got {first}"
+            f"AECSingleAgentEnv needs Dict observations with 'observation' and 'action_mask' keys, got {first}"
         )
     action_space = aec_env.action_space(seats[0])
     if not isinstance(action_space, spaces.Discrete):

@@ -20,14 +20,14 @@ class Agent(ABC):
 
     name = "agent"
 
-    def reset(self, seed: int | None = None) -> None:
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 (an optional hook, a no-op by default)
         """Called at the start of every episode; ``seed`` makes a stochastic agent repeatable."""
 
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         """A legal action index."""
 
-    def check_spaces(self, observation_space: Any, action_space: Any) -> None:
+    def check_spaces(self, observation_space: Any, action_space: Any) -> None:  # noqa: B027 (optional hook)
         """Raise ``ValueError`` if this agent cannot play an env with these spaces.
 
         Agents that read only the mask play anything; a trained model fits only the spaces it
@@ -113,9 +113,7 @@ FILE_AGENTS: dict[str, str] = {
 }
 
 
-def make_agent(
-    spec: str, game_name: str, seed: int | None = None, **settings: Any
-) -> Agent:
+def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: Any) -> Agent:
     """An agent from its spec.
 
     ``random`` for any game; one of the game's own names (``agent_names``); ``ppo:PATH`` for a

@@ -46,8 +46,13 @@ def seat_score(state: GeneralsState, seat: int) -> float:
     player = state.players[seat]
     statics = sum(
         weight * rules.static_total(state, seat, effect)
-        for effect, weight in (("harvest", 3.0), ("ch_per_turn", 6.0), ("draw_extra", 2.0),
-                               ("on_block_kill_ch", 1.0), ("hand_limit", 0.2))
+        for effect, weight in (
+            ("harvest", 3.0),
+            ("ch_per_turn", 6.0),
+            ("draw_extra", 2.0),
+            ("on_block_kill_ch", 1.0),
+            ("hand_limit", 0.2),
+        )
     )
     might = 0.0
     generals = 0
@@ -57,8 +62,12 @@ def seat_score(state: GeneralsState, seat: int) -> float:
         might += 0.5 * (rules.unit_strength(state, seat, slot) + rules.unit_life(state, seat, slot))
         generals += state.tables.is_general[unit.kind]
     return (
-        CH_WEIGHT * player.ch + statics + might + (3.0 if generals else 0.0)
-        + 0.4 * (rules.ready_value(state, seat) + rules.fresh_value(state, seat)) + 0.5 * sum(player.kingdom)
+        CH_WEIGHT * player.ch
+        + statics
+        + might
+        + (3.0 if generals else 0.0)
+        + 0.4 * (rules.ready_value(state, seat) + rules.fresh_value(state, seat))
+        + 0.5 * sum(player.kingdom)
     )
 
 
@@ -75,6 +84,7 @@ def evaluate(state: GeneralsState, seat: int) -> float:
 
 def unit_value(state: GeneralsState, seat: int, slot: int) -> float:
     unit = state.players[seat].units[slot]
+    assert unit is not None
     bonus = 3.0 if state.tables.is_general[unit.kind] else 0.0
     return 0.5 * (rules.unit_strength(state, seat, slot) + rules.unit_life(state, seat, slot)) + bonus
 
@@ -149,8 +159,13 @@ class GeneralsHeuristicAgent(SeededAgent):
                 continue
             if kind is Kind.PLAY and state.tables.kinds[a].effect == "destroy_kingdom":
                 gain = max(
-                    (kingdom_card_worth(state, k) for p in rules.opponents_in_game(state, seat)
-                     for k, c in enumerate(state.players[p].kingdom) if c), default=0.0,
+                    (
+                        kingdom_card_worth(state, k)
+                        for p in rules.opponents_in_game(state, seat)
+                        for k, c in enumerate(state.players[p].kingdom)
+                        if c
+                    ),
+                    default=0.0,
                 )
                 scored.append((gain - 0.4 * state.tables.cost[a], action))
                 continue
@@ -173,7 +188,11 @@ class GeneralsHeuristicAgent(SeededAgent):
         player = state.players[seat]
         # bring fresh units forward, but keep the sturdiest one home as a Warcamp guard
         home = [u for u, unit in enumerate(player.units) if unit is not None and unit.zone == WC]
-        movable = [a for a in legal if lay.decode(a).kind is Kind.MOVE and player.units[a - lay.move].zone == WC]
+        movable = [
+            a
+            for a in legal
+            if lay.decode(a).kind is Kind.MOVE and (unit := player.units[a - lay.move]) is not None and unit.zone == WC
+        ]
         if movable and not state.attacked:
             guard = max(home, key=lambda u: rules.unit_life(state, seat, u), default=-1)
             forward = [a for a in movable if a - lay.move != guard or len(home) > 2]
@@ -191,6 +210,7 @@ class GeneralsHeuristicAgent(SeededAgent):
     def _block(self, state: GeneralsState, seat: int, legal: list[int]) -> int:
         lay = rules.layout(state)
         battle = state.battle
+        assert battle is not None
         scored = []
         for action in legal:
             blocker = -1 if action == rules.NO_BLOCK else action - lay.block
@@ -208,10 +228,10 @@ class GeneralsHeuristicAgent(SeededAgent):
                 if after.phase == TACTIC:
                     rules.apply(after, rules.NO_TACTIC, np.random.default_rng(0))
                 else:
-                    lay = rules.layout(after)
+                    lay, battle = rules.layout(after), after.battle
                     block = min(
                         rules.legal_actions(after),
-                        key=lambda a: block_cost(after, after.battle, -1 if a == rules.NO_BLOCK else a - lay.block),
+                        key=lambda a: block_cost(after, battle, -1 if a == rules.NO_BLOCK else a - lay.block),
                     )
                     rules.apply(after, block, np.random.default_rng(0))
             cost = 0.0 if action == rules.NO_TACTIC else 0.4 * state.tables.cost[action - rules.layout(state).play]
@@ -222,9 +242,13 @@ class GeneralsHeuristicAgent(SeededAgent):
 def kingdom_card_worth(state: GeneralsState, kind: int) -> float:
     """What a Kingdom kind is worth to whoever holds it (for Sabotage)."""
     card = state.tables.kinds[kind]
-    return 3.0 * card.harvest + 6.0 * card.ch_per_turn + 2.0 * card.draw_extra + 1.0 * (
-        card.soldier_str + card.soldier_life + card.general_str + card.general_life + card.camp_life_all
-    ) + 0.5
+    return (
+        3.0 * card.harvest
+        + 6.0 * card.ch_per_turn
+        + 2.0 * card.draw_extra
+        + 1.0 * (card.soldier_str + card.soldier_life + card.general_str + card.general_life + card.camp_life_all)
+        + 0.5
+    )
 
 
 def _battle_result(state: GeneralsState, battle: Battle, blocker: int) -> tuple[bool, bool]:

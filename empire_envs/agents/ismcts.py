@@ -199,9 +199,7 @@ class ISMCTSAgent(Agent):
         limit = self.iterations
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         done = 0
-        while (limit is None or done < limit) and (
-            deadline is None or done == 0 or time.perf_counter() < deadline
-        ):
+        while (limit is None or done < limit) and (deadline is None or done == 0 or time.perf_counter() < deadline):
             done += 1
             s = determinize(state, observer, np_rng)
             node = root
@@ -253,6 +251,7 @@ class ISMCTSAgent(Agent):
                     apply(s, action, np_rng)
                     path.append(child)
                     break
+                assert best_child is not None  # a node with no untried action has children
                 apply(s, best_action, np_rng)
                 path.append(best_child)
                 node = best_child

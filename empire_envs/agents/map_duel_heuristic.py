@@ -39,8 +39,11 @@ def evaluate(state: MapDuelState, seat: int) -> float:
     totals = rules.suit_totals(state.pools[seat])
     strength = sum(rules.face_value(state, seat, f, totals) for f in rules.faces_on_map(state, seat))
     return (
-        10.0 * mine_share + 3.0 * (my_faces - their_faces) + 0.05 * strength
-        + 0.1 * sum(state.pools[seat]) - 0.2 * _reach(state, seat)
+        10.0 * mine_share
+        + 3.0 * (my_faces - their_faces)
+        + 0.05 * strength
+        + 0.1 * sum(state.pools[seat])
+        - 0.2 * _reach(state, seat)
     )
 
 
@@ -50,7 +53,8 @@ def _reach(state: MapDuelState, seat: int) -> float:
     B = state.B
     faces = [divmod(state.face_pos[seat][f], B) for f in rules.faces_on_map(state, seat)]
     targets = [
-        divmod(cell, B) for cell, code in enumerate(state.board)
+        divmod(cell, B)
+        for cell, code in enumerate(state.board)
         if 0 <= code < 36 and not rules.is_own_colour(seat, code)
     ]
     if not faces or not targets:
@@ -104,4 +108,3 @@ class MapDuelHeuristicAgent(SeededAgent):
         after = state.clone()
         rules.apply(after, action, np.random.default_rng(0))  # no coin outside confrontations
         return evaluate(after, seat)
-

@@ -120,7 +120,7 @@ class _View:
         """Whether four cards of ``rank`` can still come together (naturals + Jokers not laid)."""
         laid = self.laid
         if laid is None:
-            laid = self.laid = [sum(column) for column in zip(*self.state.pillar_cards)]
+            laid = self.laid = [sum(column) for column in zip(*self.state.pillar_cards, strict=True)]
         free = sum(self.total[k] - laid[k] for k in self.kinds.naturals[rank])
         return free + self.total[self.joker] - laid[self.joker] >= 4
 

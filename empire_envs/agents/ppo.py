@@ -20,9 +20,7 @@ def load_maskable_ppo(path: str | Path) -> Any:
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as error:
-        raise ImportError(
-            "ppo agents need the train extra: pip install torch==2.13.0 'empire-envs[train]'"
-        ) from error
+        raise ImportError("ppo agents need the train extra: pip install torch==2.13.0 'empire-envs[train]'") from error
     path = Path(path)
     if not path.is_file() and path.with_suffix(".zip").is_file():
         path = path.with_suffix(".zip")
@@ -79,6 +77,7 @@ class PPOAgent(Agent):
     def check_spaces(self, observation_space: Any, action_space: Any) -> None:
         shape = tuple(getattr(observation_space, "shape", ()) or ())
         actions = int(getattr(action_space, "n", -1))
+        expected: tuple[int, ...] | None
         if self.policy_input.plain:
             expected = shape
         else:  # the extras follow a flat observation
@@ -93,8 +92,7 @@ class PPOAgent(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         if np.shape(action_mask) != (self._actions,):
             raise ValueError(
-                f"the model at {self.path!r} has {self._actions} actions; the mask has "
-                f"{np.shape(action_mask)}"
+                f"the model at {self.path!r} has {self._actions} actions; the mask has {np.shape(action_mask)}"
             )
         if not self.policy_input.plain:
             if self.policy_input.lookahead and state is None:
@@ -105,7 +103,5 @@ class PPOAgent(Agent):
                 f"the model at {self.path!r} was trained on inputs of shape {self._shape}; "
                 f"this env gives {np.shape(observation)}"
             )
-        action, _ = self.policy.predict(
-            observation, action_masks=action_mask, deterministic=self.deterministic
-        )
+        action, _ = self.policy.predict(observation, action_masks=action_mask, deterministic=self.deterministic)
         return int(action)

@@ -131,8 +131,11 @@ class HeuristicSoloAgent(Agent):
     def _expected_fight_cost(self, state: SoloState) -> float:
         """A rough price for fighting the drawn face card: the cheapest unit, more for Q/K."""
         cheapest = min(
-            (board_score(state) - board_score(self._without(state, t))
-             for t in range(6) if state.unit_kind[t] != EMPTY),
+            (
+                board_score(state) - board_score(self._without(state, t))
+                for t in range(6)
+                if state.unit_kind[t] != EMPTY
+            ),
             default=-LOSS_SCORE,
         )
         rank = state.drawn % 13
@@ -218,9 +221,5 @@ class HeuristicSoloAgent(Agent):
     @staticmethod
     def _unit_values(state: SoloState) -> list[int]:
         """Battle values of units worth risking: bases only when nothing else stands."""
-        values = [
-            rules.unit_value(state, t)
-            for t in range(6)
-            if state.unit_kind[t] not in (EMPTY, BASE)
-        ]
+        values = [rules.unit_value(state, t) for t in range(6) if state.unit_kind[t] not in (EMPTY, BASE)]
         return values or [rules.BASE_VALUE] * state.num_bases()

@@ -14,9 +14,7 @@ class ActionTable:
     position in the sequence is their index.
     """
 
-    def __init__(
-        self, game_name: str, kind: type[IntEnum], make: Callable[..., Any], actions: Sequence[Any]
-    ) -> None:
+    def __init__(self, game_name: str, kind: type[IntEnum], make: Callable[..., Any], actions: Sequence[Any]) -> None:
         self.game_name = game_name
         self.kind = kind
         self.make = make

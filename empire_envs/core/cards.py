@@ -18,8 +18,19 @@ SUIT_LETTERS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(NUM_SUITS)

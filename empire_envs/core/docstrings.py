@@ -8,7 +8,7 @@ def rst_tables(module_doc: str) -> str:
     (when it is a heading or blank-separated caption) to the end."""
     lines = module_doc.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("====="))
-    return "\n".join(lines[first - 2 if lines[first - 2] else first:]).strip()
+    return "\n".join(lines[first - 2 if lines[first - 2] else first :]).strip()
 
 
 def env_docstring(template: str, actions_module, observe_module) -> str:

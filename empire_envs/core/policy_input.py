@@ -15,8 +15,9 @@ saved model plays (``empire_envs.agents.ppo``), so the two never drift apart.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -56,8 +57,9 @@ class PolicyInput:
     @classmethod
     def from_run_config(cls, config: Mapping[str, Any]) -> PolicyInput:
         """The input a training run used, from its ``config.json`` (``experiments/train.py``)."""
-        return cls(mask=bool(config.get("mask_in_observation", False)),
-                   lookahead=bool(config.get("lookahead_features", False)))
+        return cls(
+            mask=bool(config.get("mask_in_observation", False)), lookahead=bool(config.get("lookahead_features", False))
+        )
 
     def width(self, observation_size: int, num_actions: int) -> int:
         return observation_size + num_actions * (int(self.mask) + int(self.lookahead))

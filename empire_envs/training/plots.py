@@ -64,13 +64,18 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None, titl
         steps = evaluations["timesteps"]
         results = evaluations["results"]
         ax_return.errorbar(
-            steps, results.mean(axis=1), yerr=results.std(axis=1), fmt="o-", capsize=3,
+            steps,
+            results.mean(axis=1),
+            yerr=results.std(axis=1),
+            fmt="o-",
+            capsize=3,
             label=f"evaluation ({results.shape[1]} episodes)",
         )
         successes = evaluations.get("successes")
         if successes is not None and successes.size:
-            ax_win.plot(steps, 100.0 * successes.mean(axis=1), "o-",
-                        label=f"evaluation ({successes.shape[1]} episodes)")
+            ax_win.plot(
+                steps, 100.0 * successes.mean(axis=1), "o-", label=f"evaluation ({successes.shape[1]} episodes)"
+            )
     ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
     ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
     for axis in (ax_return, ax_win):
@@ -85,8 +90,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None, titl
     return out
 
 
-def _plot_series(axis: Any, progress: dict[str, np.ndarray], key: str, label: str,
-                 scale: float = 1.0) -> None:
+def _plot_series(axis: Any, progress: dict[str, np.ndarray], key: str, label: str, scale: float = 1.0) -> None:
     if key not in progress or TIMESTEPS not in progress:
         return
     steps, values = progress[TIMESTEPS], progress[key]

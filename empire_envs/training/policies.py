@@ -10,9 +10,10 @@ The MLP learns the corrections on top. Use it through ``experiments/train.py`` w
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import torch
+from gymnasium import spaces
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
@@ -38,7 +39,7 @@ class LookaheadLogitsPolicy(MaskableActorCriticPolicy):
         return {**super()._get_constructor_parameters(), "initial_gain": self.initial_gain}
 
     def _set_bias(self, obs: Any) -> None:
-        n = int(self.action_space.n)
+        n = int(cast(spaces.Discrete, self.action_space).n)
         self._logit_bias = self.lookahead_gain * torch.as_tensor(obs, dtype=torch.float32)[..., -n:]
 
     def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> MaskableDistribution:

@@ -16,7 +16,8 @@ this on both ``DummyVecEnv`` and ``SubprocVecEnv``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, SupportsFloat, cast
 
 import gymnasium as gym
 import numpy as np
@@ -134,9 +135,7 @@ class OpponentMix:
     Agents are built once per (spec, seat) and reused, reset by the env every episode.
     """
 
-    def __init__(
-        self, specs: Sequence[str], game: str, pool: SnapshotPool | None = None
-    ) -> None:
+    def __init__(self, specs: Sequence[str], game: str, pool: SnapshotPool | None = None) -> None:
         if not specs:
             raise ValueError("name at least one opponent")
         self.specs = list(specs)
@@ -213,7 +212,7 @@ class MaskAudit(gym.Wrapper):
         self._mask = np.asarray(info["action_mask"]).copy()
         return obs, info
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._mask is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         self.checked += 1
@@ -246,7 +245,7 @@ class PolicyInputWrapper(gym.ObservationWrapper):
         if policy_input.lookahead and self.game is None:
             raise TypeError("the lookahead input needs a solo game of this package")
         self.policy_input = policy_input
-        n = int(env.action_space.n)
+        n = int(cast(gym.spaces.Discrete, env.action_space).n)
         extra = policy_input.width(0, n)
         self.observation_space = gym.spaces.Box(
             np.concatenate([space.low, np.zeros(extra)]).astype(np.float32),
@@ -256,7 +255,8 @@ class PolicyInputWrapper(gym.ObservationWrapper):
 
     def observation(self, observation: np.ndarray) -> np.ndarray:
         mask = self.env.get_wrapper_attr("action_masks")()
-        return self.policy_input.build(observation, mask, self.game, self.env.unwrapped.state)
+        state = self.env.unwrapped.state  # type: ignore[attr-defined]  # this package's solo envs hold one
+        return self.policy_input.build(observation, mask, self.game, state)
 
     def action_masks(self) -> np.ndarray:
         return self.env.get_wrapper_attr("action_masks")()
@@ -319,9 +319,7 @@ def build_vec_env(
         raise ValueError(f"n_envs must be at least 1, got {n_envs}")
     if vec_env not in VEC_ENV_KINDS:
         raise ValueError(f"vec_env must be one of {sorted(VEC_ENV_KINDS)}, got {vec_env!r}")
-    factories = [
-        make_env_factory(spec, env_kwargs, rank=i, **factory_kwargs) for i in range(n_envs)
-    ]
+    factories = [make_env_factory(spec, env_kwargs, rank=i, **factory_kwargs) for i in range(n_envs)]
     venv = VEC_ENV_KINDS[vec_env](factories)
     venv.seed(seed)
     return venv
@@ -334,4 +332,3 @@ def audit_totals(venv: VecEnv) -> tuple[int, int]:
         checked += one_checked
         violations += one_violations
     return checked, violations
-

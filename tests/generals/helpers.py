@@ -38,7 +38,6 @@ from empire_envs.games.generals.state import (  # noqa: F401
     Unit,
 )
 
-
 # --------------------------------------------------------------------------- building
 
 

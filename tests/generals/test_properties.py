@@ -30,7 +30,7 @@ def random_game(config: GeneralsConfig, seed: int, check_every_step: bool = True
     while not rules.is_terminal(state):
         legal = rules.legal_actions(state)
         assert len(legal) >= 2, f"a single legal action must be taken by the engine: {legal}"
-        assert legal == sorted(set(legal)) and 0 <= legal[0] and legal[-1] < lay.size
+        assert legal == sorted(set(legal)) and legal[0] >= 0 and legal[-1] < lay.size
         if check_every_step:
             mask = rules.legal_mask(state)
             assert mask.dtype == np.int8 and np.flatnonzero(mask).tolist() == legal
@@ -169,7 +169,7 @@ def test_determinize_keeps_every_public_fact():
     for seat in range(4):
         sample = rules.determinize(state, seat, np.random.default_rng(seat))
         assert sample is not state
-        for p, (a, b) in enumerate(zip(state.players, sample.players)):
+        for p, (a, b) in enumerate(zip(state.players, sample.players, strict=True)):
             assert (len(a.playing_deck), len(a.supply_pile), sum(a.hand)) == (
                 len(b.playing_deck), len(b.supply_pile), sum(b.hand)
             )

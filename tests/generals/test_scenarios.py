@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from empire_envs.games.generals import rules
+from empire_envs.games.generals.config import GeneralsConfig
 from empire_envs.games.generals.rules import (
     ATTACKER_KILLS,
     ATTACKER_OUT,
@@ -23,25 +24,34 @@ from empire_envs.games.generals.state import (
     ARMY,
     ATTACK,
     BF,
-    BLOCK as BLOCK_PHASE,
     DECLARE,
-    DISCARD_HAND as DISCARD_HAND_PHASE,
     DRAW,
     KINGDOM,
     OVER,
     REPLACE_GENERAL,
     TACTIC,
-    TARGET_KIND as TARGET_KIND_PHASE,
-    TARGET_PLAYER as TARGET_PLAYER_PHASE,
     WC,
 )
-from empire_envs.games.generals.config import GeneralsConfig
+from empire_envs.games.generals.state import (
+    BLOCK as BLOCK_PHASE,
+)
+from empire_envs.games.generals.state import (
+    DISCARD_HAND as DISCARD_HAND_PHASE,
+)
+from empire_envs.games.generals.state import (
+    TARGET_KIND as TARGET_KIND_PHASE,
+)
+from empire_envs.games.generals.state import (
+    TARGET_PLAYER as TARGET_PLAYER_PHASE,
+)
 
 from .helpers import (
     ATTACK_AT,
     BLOCK,
     DISCARD_HAND,
     DISCARD_UNIT,
+    DRAW_PLAYING,
+    DRAW_SUPPLY,
     END_PHASE,
     MOVE,
     NO_BLOCK,
@@ -50,22 +60,20 @@ from .helpers import (
     PLAY,
     PLAY_TO_BF,
     PLAY_TURN,
-    DRAW_PLAYING,
-    DRAW_SUPPLY,
     TARGET_KIND,
     TARGET_PLAYER,
     act,
     blank_state,
     chs,
+    cost,
     discards,
     give_fresh,
     give_hand,
     give_ready,
     hand_of,
-    cost,
-    kingdom_phase_card_costing,
     kill_tests_for,
     kind,
+    kingdom_phase_card_costing,
     lay,
     legal,
     mask,

@@ -138,7 +138,7 @@ def test_face_down_starting_card_shows_only_as_unknown():
         rules.apply(state, choose(rules.legal_actions(state)), np.random.default_rng(0))
     owner, face = state.hidden_face
     other = 1 - owner
-    assert ON_MAP == state.face_status[owner][face]
+    assert state.face_status[owner][face] == ON_MAP
     np.testing.assert_array_equal(observe.observe(state, other), reference_observation(state, other))
     np.testing.assert_array_equal(observe.observe(state, owner), reference_observation(state, owner))
     cells = state.B * state.B

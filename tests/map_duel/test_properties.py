@@ -101,7 +101,7 @@ def play_random_game(config: MapDuelConfig, seed: int) -> dict:
         legal = rules.legal_actions(state)
         assert legal
         rewards = rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
-        totals = [t + r for t, r in zip(totals, rewards)]
+        totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
         assert state.card_count() == 52, "cards were created or lost"
         assert state.turn <= config.max_turns

@@ -21,6 +21,7 @@ from empire_envs.games.map_duel import rules
 from empire_envs.games.map_duel.actions import layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import (
+    BUILD_CARD,
     DRAW,
     EMPTY,
     NUM_FACES,
@@ -38,7 +39,6 @@ from empire_envs.games.map_duel.state import (
     SETUP_PLACE,
     STEP1,
     STEP2,
-    BUILD_CARD,
     TRUNCATED,
     WON,
     face_code,

@@ -245,7 +245,7 @@ def test_obs_known_cards_flag():
 
 
 def _assert_only_owner_sees(before: list[np.ndarray], after: list[np.ndarray], owner: int) -> None:
-    for seat, (a, b) in enumerate(zip(before, after)):
+    for seat, (a, b) in enumerate(zip(before, after, strict=True)):
         if seat == owner:
             assert not np.array_equal(a, b), f"the owner {seat} must see its own change"
         else:
@@ -320,7 +320,7 @@ def test_no_leak_pending_trade_offer_constructed():
     for s in (state, other):
         act(s, L.offer_index(kind("A")))
         act(s, L.offer_index(kind("3")))
-    assert all(not np.array_equal(a, b) for a, b in zip(obs_all(state), obs_all(other)))
+    assert all(not np.array_equal(a, b) for a, b in zip(obs_all(state), obs_all(other), strict=True))
 
 
 def test_no_leak_pending_trade_offer_random_play():
@@ -384,7 +384,7 @@ def test_resource_pile_order_is_invisible(players):
         ordered.deck = sorted(state.deck, reverse=sorted(state.deck) == state.deck)
         assert ordered.deck != state.deck
         for other in (shuffled, ordered):
-            for a, b in zip(before, obs_all(other)):
+            for a, b in zip(before, obs_all(other), strict=True):
                 assert a.tobytes() == b.tobytes()
         checked += 1
     assert checked > 50

@@ -33,7 +33,7 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
         assert legal, "a live state without a legal action"
         rewards = rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
         assert len(rewards) == n
-        totals = [t + r for t, r in zip(totals, rewards)]
+        totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
         if check_every_step or state.turn != last_turn or rules.is_terminal(state):
             last_turn = state.turn

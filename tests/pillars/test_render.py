@@ -213,13 +213,11 @@ def test_card_game_text_uses_card_labels():
 @pytest.mark.parametrize("config", VARIANTS, ids=_ids)
 def test_rgb_has_one_fixed_shape_per_player_count(config):
     expected = (render.image_height(config.num_players), render.WIDTH, 3)
-    seen = 0
-    for state in random_states(config, seed=1, steps=400):
+    for seen, state in enumerate(random_states(config, seed=1, steps=400)):
         if seen % 25 == 0 or state.phase in (TRADE_OFFER, TRADE_PICK, RPS_DEFENDER, OVER):
             picture = render.to_rgb(state)
             assert picture.dtype == np.uint8 and picture.shape == expected
             assert picture.flags.writeable and picture.flags.c_contiguous
-        seen += 1
 
 
 def test_rgb_height_grows_with_the_seats_and_the_card_game_keeps_it():

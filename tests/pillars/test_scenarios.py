@@ -9,6 +9,7 @@ known first draw (a stub or the first seed whose first ``random()`` falls on the
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -731,7 +732,7 @@ def test_flag_rps_max_ties(cap):
     stub = CoinStub(0.1)
     state = build_state(hands={0: ["3"], 1: ["7", "9"]}, deck=FILLER, rps_max_ties=cap)
     act(state, L.battle_index(1, kind("7")), stub)
-    for tie in range(cap):
+    for _ in range(cap):
         assert state.phase == RPS_ATTACKER and stub.calls == 0
         act(state, L.throw_index(PAPER), stub)
         act(state, L.throw_index(PAPER), stub)
@@ -872,7 +873,7 @@ def test_config_valid_edges():
                    {"max_rounds": 1}, {"rps_max_ties": 1}, {"packs": 8}):
         PillarsConfig(**kwargs)
     assert isinstance(PillarsConfig(pillar_shaping=0).pillar_shaping, float)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         PillarsConfig().num_players = 5  # frozen
 
 

@@ -244,7 +244,7 @@ def test_winning_games_under_the_symmetries_of_the_rules():
     for index in range(WINNING_GAMES):
         cards, line = _winning_variant(index)
         state = rules.new_game(CONFIGS[index % 2], index, deal=cards)
-        trajectory = run_episode(state, lambda legal, step: line[step], stats,
+        trajectory = run_episode(state, lambda legal, step, line=line: line[step], stats,
                                  exhaustive=index % EXHAUSTIVE_EVERY == 0)
         assert len(trajectory) == MAX_STEPS
         assert trajectory[-1][1] == pytest.approx(1.0 + CONFIGS[index % 2].capture_reward

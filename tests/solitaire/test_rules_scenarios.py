@@ -510,7 +510,7 @@ def test_shaped_reward_pays_capture_reward_per_capture(capture_reward):
     """Ruling: optional shaping adds a small reward per capture (flag ``shaped_reward``)."""
     state = new(shaped_reward=True, capture_reward=capture_reward)
     rewards = play(state, *WIN_LINE)
-    for name, reward in zip(WIN_LINE[:-1], rewards[:-1]):
+    for name, reward in zip(WIN_LINE[:-1], rewards[:-1], strict=True):
         expected = capture_reward if name.startswith("CAPTURE") else 0.0
         assert reward == pytest.approx(expected)
     assert rewards[-1] == pytest.approx(1.0 + capture_reward)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 
 import gymnasium
 import pytest
@@ -121,4 +122,4 @@ def test_docstring_table_lists_exactly_the_code_index_ranges():
     # The rows tile 0..NUM_ACTIONS-1 in order, without gaps.
     spans = sorted((first, last) for first, last, _ in documented.values())
     assert spans[0][0] == 0 and spans[-1][1] == A.NUM_ACTIONS - 1
-    assert all(prev[1] + 1 == nxt[0] for prev, nxt in zip(spans, spans[1:]))
+    assert all(prev[1] + 1 == nxt[0] for prev, nxt in itertools.pairwise(spans))

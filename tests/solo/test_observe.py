@@ -5,7 +5,6 @@ Indices are written out as the docstring table gives them, so a silent layout ch
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

@@ -50,7 +50,6 @@ from empire_envs.games.solo.state import (
     REACT,
     SEND,
     SOLDIER,
-    SPLIT,
     SUPER,
     TRUNCATED,
     WON,
@@ -164,7 +163,7 @@ def check_legal(state: SoloState) -> list[int]:
     legal = rules.legal_actions(state)
     assert legal, f"no legal action in a live state\n{state!r}"
     assert legal == sorted(set(legal)), f"legal actions not ascending and unique: {legal}"
-    assert 0 <= legal[0] and legal[-1] < NUM_ACTIONS
+    assert legal[0] >= 0 and legal[-1] < NUM_ACTIONS
     mask = rules.legal_mask(state)
     assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
     assert set(np.unique(mask).tolist()) <= {0, 1}

@@ -32,7 +32,7 @@ index      action              meaning
 from __future__ import annotations
 
 from enum import IntEnum
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
@@ -69,21 +69,21 @@ class Action(NamedTuple):
 
 
 class ActionLayout:
-    """The index ranges for ``K`` kinds and ``O`` seat offsets, and its ``ActionTable``."""
+    """The index ranges for ``K`` kinds and ``S`` seat offsets, and its ``ActionTable``."""
 
     def __init__(self, num_kinds: int, offsets: int) -> None:
-        K, U, O = num_kinds, UNIT_SLOTS, offsets
-        self.num_kinds, self.offsets = K, O
+        K, U, S = num_kinds, UNIT_SLOTS, offsets
+        self.num_kinds, self.offsets = K, S
         self.play = 7
         self.play_to_bf = self.play + K
         self.move = self.play_to_bf + K
         self.discard_unit = self.move + U
         self.activate = self.discard_unit + U
         self.attack = self.activate + U
-        self.block = self.attack + 2 * U * O
+        self.block = self.attack + 2 * U * S
         self.discard_hand = self.block + U
         self.target_player = self.discard_hand + K
-        self.target_kind = self.target_player + O
+        self.target_kind = self.target_player + S
         self.size = self.target_kind + K
         table = [Action(Kind(i)) for i in range(7)]
         table += [Action(Kind.PLAY, k) for k in range(K)]
@@ -91,13 +91,13 @@ class ActionLayout:
         table += [Action(Kind.MOVE, u) for u in range(U)]
         table += [Action(Kind.DISCARD_UNIT, u) for u in range(U)]
         table += [Action(Kind.ACTIVATE, u) for u in range(U)]
-        table += [Action(Kind.ATTACK, u, o, z) for u in range(U) for o in range(1, O + 1) for z in range(2)]
+        table += [Action(Kind.ATTACK, u, o, z) for u in range(U) for o in range(1, S + 1) for z in range(2)]
         table += [Action(Kind.BLOCK, u) for u in range(U)]
         table += [Action(Kind.DISCARD_HAND, k) for k in range(K)]
-        table += [Action(Kind.TARGET_PLAYER, o) for o in range(1, O + 1)]
+        table += [Action(Kind.TARGET_PLAYER, o) for o in range(1, S + 1)]
         table += [Action(Kind.TARGET_KIND, k) for k in range(K)]
         self.table = ActionTable("Empires and Generals", Kind, Action, table)
-        assert self.table.size == self.size == 7 + 4 * K + 4 * U + 2 * U * O + O
+        assert self.table.size == self.size == 7 + 4 * K + 4 * U + 2 * U * S + S
 
     def attack_index(self, slot: int, offset: int, zone: int) -> int:
         return self.attack + 2 * self.offsets * slot + 2 * (offset - 1) + zone
@@ -123,7 +123,7 @@ class ActionLayout:
         return kind.name
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(num_kinds: int, offsets: int) -> ActionLayout:
     return ActionLayout(num_kinds, offsets)
 

@@ -88,7 +88,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -161,16 +161,15 @@ PREDESTINATIONS: dict[str, tuple[frozenset[str] | None, frozenset[str], frozense
     "knights_of_valor": (frozenset({"medieval"}), frozenset(), frozenset()),
     "alone_in_the_dark": (frozenset({"medieval"}), frozenset({"act_of_god"}), frozenset()),
     "classic": (frozenset({"antiquity", "medieval"}), frozenset({"great_mystery"}), frozenset()),
-    "classic_peaceful": (frozenset({"antiquity", "medieval"}), frozenset({"act_of_god"}),
-                         frozenset()),
-    "dynasty_variant": (frozenset({"antiquity", "medieval"}), frozenset({"act_of_god"}),
-                        frozenset({"unaffiliated"})),
-    "days_gone_by": (frozenset({"antiquity", "medieval", "early_modern"}), frozenset(),
-                     frozenset()),
-    "is_this_real_life": (frozenset({"antiquity", "medieval", "early_modern"}),
-                          frozenset({"great_mystery"}), frozenset()),
-    "up_to_date": (frozenset({"antiquity", "medieval", "early_modern"}),
-                   frozenset({"act_of_god"}), frozenset()),
+    "classic_peaceful": (frozenset({"antiquity", "medieval"}), frozenset({"act_of_god"}), frozenset()),
+    "dynasty_variant": (frozenset({"antiquity", "medieval"}), frozenset({"act_of_god"}), frozenset({"unaffiliated"})),
+    "days_gone_by": (frozenset({"antiquity", "medieval", "early_modern"}), frozenset(), frozenset()),
+    "is_this_real_life": (
+        frozenset({"antiquity", "medieval", "early_modern"}),
+        frozenset({"great_mystery"}),
+        frozenset(),
+    ),
+    "up_to_date": (frozenset({"antiquity", "medieval", "early_modern"}), frozenset({"act_of_god"}), frozenset()),
     "free_for_all": (None, frozenset(), frozenset()),
 }
 #: the printed names, for the rules page
@@ -350,7 +349,7 @@ class _Bad(Exception):
     """A value is wrong; the caller adds the file, the card and the key to the reason."""
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     # bool is a subclass of int, but `strength = true` is a mistake, not 1
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -394,7 +393,7 @@ def _word(value: object) -> str:
 
 def _choice(options: Sequence[str]) -> Callable[[object], str]:
     def check(value: object) -> str:
-        if value not in options:
+        if not isinstance(value, str) or value not in options:
             raise _Bad(f"must be one of {', '.join(options)}; got {value!r}")
         return value
 
@@ -421,7 +420,7 @@ _ABILITY_CHECKS = {"cost": _count, "effect": _choice(ABILITY_EFFECTS), "amount":
 def _ability(value: object) -> Ability:
     if not isinstance(value, dict) or set(value) != set(_ABILITY_CHECKS):
         raise _Bad(f"must be a table of exactly cost, effect and amount; got {value!r}")
-    checked = {}
+    checked: dict[str, Any] = {}
     for part, check in _ABILITY_CHECKS.items():
         try:
             checked[part] = check(value[part])
@@ -435,9 +434,19 @@ def _ability(value: object) -> Ability:
 
 _EVERY_TYPE = frozenset(CARD_TYPES)
 _UNIT_OR_STATIC = UNIT_TYPES | STATIC_TYPES
-_STATIC_COUNTS = ("harvest", "draw_extra", "ch_per_turn", "soldier_str", "soldier_life",
-                  "general_str", "general_life", "camp_life_all", "soldier_discount",
-                  "hand_limit", "on_block_kill_ch")
+_STATIC_COUNTS = (
+    "harvest",
+    "draw_extra",
+    "ch_per_turn",
+    "soldier_str",
+    "soldier_life",
+    "general_str",
+    "general_life",
+    "camp_life_all",
+    "soldier_discount",
+    "hand_limit",
+    "on_block_kill_ch",
+)
 
 CARD_KEYS: dict[str, tuple[frozenset[str], Callable[[object], Any]]] = {
     "ref": (_EVERY_TYPE, _positive),
@@ -489,8 +498,7 @@ _POOL_KEYS = ("schema_version", "pool", "card")
 def _card_label(raw: Mapping[str, object], position: int) -> str:
     """How messages name a card: its id when readable, else its 1-based position; plus its ref."""
     ident, ref = raw.get("id"), raw.get("ref")
-    label = f"card {ident!r}" if isinstance(ident, str) and _WORD.fullmatch(ident) else (
-        f"card #{position}")
+    label = f"card {ident!r}" if isinstance(ident, str) and _WORD.fullmatch(ident) else (f"card #{position}")
     return f"{label} (ref {ref})" if _is_int(ref) else label
 
 
@@ -560,7 +568,8 @@ def _check_unique(cards: Sequence[dict[str, Any]], key: str, where_file: str) ->
         if holder is not card:
             raise CardFileError(
                 f"{where_file}: {_card_label(card, position)}: key {key!r} {card[key]!r} is "
-                f"already used by card {holder['id']!r}")
+                f"already used by card {holder['id']!r}"
+            )
 
 
 def _checked_pool(data: object, where_file: str) -> tuple[str, list[dict[str, Any]]]:
@@ -572,8 +581,7 @@ def _checked_pool(data: object, where_file: str) -> tuple[str, list[dict[str, An
             raise CardFileError(f"{where_file}: unknown top-level key {key!r}")
     version = data.get("schema_version")
     if not _is_int(version) or version != SCHEMA_VERSION:
-        raise CardFileError(
-            f"{where_file}: key 'schema_version' must be {SCHEMA_VERSION}, got {version!r}")
+        raise CardFileError(f"{where_file}: key 'schema_version' must be {SCHEMA_VERSION}, got {version!r}")
     try:
         name = _name(data.get("pool"))
     except _Bad as bad:
@@ -581,8 +589,7 @@ def _checked_pool(data: object, where_file: str) -> tuple[str, list[dict[str, An
     raw_cards = data.get("card")
     if not isinstance(raw_cards, list) or not raw_cards:
         raise CardFileError(f"{where_file}: key 'card' must be a non-empty list of card tables")
-    cards = [_checked_card(raw, position, where_file)
-             for position, raw in enumerate(raw_cards, start=1)]
+    cards = [_checked_card(raw, position, where_file) for position, raw in enumerate(raw_cards, start=1)]
     _check_unique(cards, "ref", where_file)
     _check_unique(cards, "id", where_file)
     return name, sorted(cards, key=lambda card: card["ref"])
@@ -637,14 +644,13 @@ def _pile_indices(section: object, pile: str, pool: CardPool, label: str) -> tup
     indices: list[int] = []
     for card_id, count in section.items():
         if not _is_int(count) or count < 1:
-            raise CardFileError(
-                f"{label}: [{pile}] card {card_id!r}: count must be an integer >= 1, "
-                f"got {count!r}")
+            raise CardFileError(f"{label}: [{pile}] card {card_id!r}: count must be an integer >= 1, got {count!r}")
         try:
             k = pool.index(card_id)
         except KeyError:
-            raise DeckError(f"{label}: [{pile}] card {card_id!r}: unknown card id "
-                            f"(card pool {pool.name!r} has no such card)") from None
+            raise DeckError(
+                f"{label}: [{pile}] card {card_id!r}: unknown card id (card pool {pool.name!r} has no such card)"
+            ) from None
         indices.extend([k] * count)
     return tuple(sorted(indices))
 
@@ -658,7 +664,7 @@ def _deck_from_data(data: object, pool: CardPool, where_file: str) -> Deck:
         if key not in _DECK_KEYS:
             raise CardFileError(f"{label}: unknown key {key!r}")
     checks = {"id": _word, "name": _name, "empire": _word}
-    header = {}
+    header: dict[str, Any] = {}
     for key, check in checks.items():
         if key not in data:
             raise CardFileError(f"{label}: key {key!r} is missing")
@@ -668,7 +674,7 @@ def _deck_from_data(data: object, pool: CardPool, where_file: str) -> Deck:
             raise CardFileError(f"{label}: key {key!r} {bad}") from None
     if "playing" not in data:
         raise CardFileError(f"{label}: key 'playing' is missing")
-    piles = {pile: _pile_indices(data.get(pile, {}), pile, pool, label) for pile in _PILES}
+    piles: dict[str, Any] = {pile: _pile_indices(data.get(pile, {}), pile, pool, label) for pile in _PILES}
     return Deck(**header, **piles, source=where_file)
 
 
@@ -703,8 +709,9 @@ def card_allowed(kind: CardKind, predestination: str = "standard") -> str | None
     """None if the predestination admits the card, else the reason it does not."""
     eras, excluded_tags, excluded_factions = _predestination(predestination)
     if eras is not None and kind.era != "any" and kind.era not in eras:
-        return (f"era {kind.era!r} is not allowed by predestination {predestination!r} "
-                f"(allowed: {', '.join(sorted(eras))})")
+        return (
+            f"era {kind.era!r} is not allowed by predestination {predestination!r} (allowed: {', '.join(sorted(eras))})"
+        )
     for tag in kind.tags:
         if tag in excluded_tags:
             return f"tags: {tag!r} is excluded by predestination {predestination!r}"
@@ -717,9 +724,7 @@ def _predestination(name: str) -> tuple[frozenset[str] | None, frozenset[str], f
     try:
         return PREDESTINATIONS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown predestination {name!r}; choose one of {', '.join(PREDESTINATIONS)}"
-        ) from None
+        raise ValueError(f"unknown predestination {name!r}; choose one of {', '.join(PREDESTINATIONS)}") from None
 
 
 def _kind_label(kind: CardKind) -> str:
@@ -738,25 +743,27 @@ def check_deck(deck: Deck, pool: CardPool, *, predestination: str = "standard") 
         for kind in (pool.kinds[k] for k in sorted(set(indices))):
             belongs = "supply" if kind.in_supply else "playing"
             if belongs != pile:
-                raise DeckError(f"{label}: [{pile}] {_kind_label(kind)}: type {kind.type!r} "
-                                f"belongs in [{belongs}]")
+                raise DeckError(f"{label}: [{pile}] {_kind_label(kind)}: type {kind.type!r} belongs in [{belongs}]")
     low, high = PLAYING_DECK_SIZE
     if not low <= len(deck.playing) <= high:
-        raise DeckError(f"{label}: [playing] holds {len(deck.playing)} cards; a Playing Deck "
-                        f"needs {low} to {high}")
+        raise DeckError(f"{label}: [playing] holds {len(deck.playing)} cards; a Playing Deck needs {low} to {high}")
     for pile, indices in piles.items():
         for k, copies in sorted(Counter(indices).items()):
             kind = pool.kinds[k]
             cap = RARITY_CAPS.get(kind.rarity)
             if cap is not None and copies > cap:
-                raise DeckError(f"{label}: [{pile}] {_kind_label(kind)}: {copies} copies, but "
-                                f"rarity {kind.rarity!r} allows at most {cap} per deck")
+                raise DeckError(
+                    f"{label}: [{pile}] {_kind_label(kind)}: {copies} copies, but "
+                    f"rarity {kind.rarity!r} allows at most {cap} per deck"
+                )
     ultra = [pool.kinds[k] for k in deck.playing + deck.supply if pool.kinds[k].is_ultra_rare]
     if len(ultra) > ULTRA_RARES_PER_PLAYER:
         names = ", ".join(_kind_label(kind) for kind in ultra)
-        raise DeckError(f"{label}: [playing] and [supply] hold {len(ultra)} cards of rarity "
-                        f"'ultra_rare' ({names}); a player may hold at most "
-                        f"{ULTRA_RARES_PER_PLAYER}")
+        raise DeckError(
+            f"{label}: [playing] and [supply] hold {len(ultra)} cards of rarity "
+            f"'ultra_rare' ({names}); a player may hold at most "
+            f"{ULTRA_RARES_PER_PLAYER}"
+        )
     for pile, indices in piles.items():
         for kind in (pool.kinds[k] for k in sorted(set(indices))):
             reason = card_allowed(kind, predestination)
@@ -790,8 +797,7 @@ def _card_as_dict(kind: CardKind) -> dict[str, Any]:
 
 def pool_as_dict(pool: CardPool) -> dict[str, Any]:
     """The pool in the structure of a pool file (``json.dump`` it to get a loadable file)."""
-    return {"schema_version": SCHEMA_VERSION, "pool": pool.name,
-            "card": [_card_as_dict(kind) for kind in pool.kinds]}
+    return {"schema_version": SCHEMA_VERSION, "pool": pool.name, "card": [_card_as_dict(kind) for kind in pool.kinds]}
 
 
 def describe_effects(kind: CardKind) -> str:
@@ -802,9 +808,27 @@ def describe_effects(kind: CardKind) -> str:
         parts.append(", ".join(filter(None, (kind.timing, kind.side, kind.effect))))
         if kind.effect in EFFECTS_WITH_AMOUNT:
             parts[-1] += f" {kind.amount}"
-    skip = {"ref", "id", "name", "type", "faction", "era", "rarity", "tags", "text", "cost",
-            "strength", "life", "keywords", "ability", "timing", "side", "effect", "amount",
-            "value"}
+    skip = {
+        "ref",
+        "id",
+        "name",
+        "type",
+        "faction",
+        "era",
+        "rarity",
+        "tags",
+        "text",
+        "cost",
+        "strength",
+        "life",
+        "keywords",
+        "ability",
+        "timing",
+        "side",
+        "effect",
+        "amount",
+        "value",
+    }
     for key in CARD_KEYS:
         value = getattr(kind, key)
         if key in skip or value == _DEFAULTS[key]:
@@ -832,33 +856,44 @@ def pool_table_markdown(pool: CardPool) -> str:
             return f"{kind.strength}/{kind.life}"
         return str(kind.value) if kind.is_resource else ""
 
-    rows = [(kind.ref, f"`{kind.id}`", kind.name, kind.type, kind.faction, kind.era,
-             kind.rarity, "-" if kind.is_resource else kind.cost, numbers(kind),
-             describe_effects(kind)) for kind in pool.kinds]
-    header = ("ref", "id", "name", "type", "faction", "era", "rarity", "cost", "S/L or value",
-              "effects")
+    rows = [
+        (
+            kind.ref,
+            f"`{kind.id}`",
+            kind.name,
+            kind.type,
+            kind.faction,
+            kind.era,
+            kind.rarity,
+            "-" if kind.is_resource else kind.cost,
+            numbers(kind),
+            describe_effects(kind),
+        )
+        for kind in pool.kinds
+    ]
+    header = ("ref", "id", "name", "type", "faction", "era", "rarity", "cost", "S/L or value", "effects")
     return _markdown_table(header, rows)
 
 
 def _counts_text(pool: CardPool, indices: Sequence[int], wanted: Callable[[CardKind], bool]) -> str:
     counts = Counter(indices)
-    return ", ".join(f"{pool.kinds[k].id} {n}" for k, n in sorted(counts.items())
-                     if wanted(pool.kinds[k]))
+    return ", ".join(f"{pool.kinds[k].id} {n}" for k, n in sorted(counts.items()) if wanted(pool.kinds[k]))
 
 
 def decks_table_markdown(pool: CardPool, decks: Mapping[str, Deck]) -> str:
     """The decks as a Markdown table: one row per deck, one column per card type."""
-    columns = (("Generals", lambda kind: kind.is_general),
-               ("Soldiers", lambda kind: kind.is_soldier),
-               ("Kingdom", lambda kind: kind.is_kingdom),
-               ("Strategy", lambda kind: kind.is_strategy),
-               ("Tactics", lambda kind: kind.is_tactic))
+    columns = (
+        ("Generals", lambda kind: kind.is_general),
+        ("Soldiers", lambda kind: kind.is_soldier),
+        ("Kingdom", lambda kind: kind.is_kingdom),
+        ("Strategy", lambda kind: kind.is_strategy),
+        ("Tactics", lambda kind: kind.is_tactic),
+    )
     rows = []
     for deck in decks.values():
         cells = [_counts_text(pool, deck.playing, wanted) for _, wanted in columns]
         supply = _counts_text(pool, deck.supply, lambda kind: True)
-        rows.append((f"{deck.name} (`{deck.id}`)", len(deck.playing), *cells, len(deck.supply),
-                     supply))
+        rows.append((f"{deck.name} (`{deck.id}`)", len(deck.playing), *cells, len(deck.supply), supply))
     header = ("deck", "playing", *(name for name, _ in columns), "supply", "Supply Pile")
     return _markdown_table(header, rows)
 
@@ -870,6 +905,5 @@ def predestinations_table_markdown() -> str:
         allowed = "all" if eras is None else ", ".join(e for e in ERAS if e in eras)
         excluded = [f"tag {tag}" for tag in sorted(tags)]
         excluded += [f"faction {faction}" for faction in sorted(factions)]
-        rows.append((PREDESTINATION_TITLES[name], f"`{name}`", allowed,
-                     ", ".join(excluded) or "-"))
+        rows.append((PREDESTINATION_TITLES[name], f"`{name}`", allowed, ", ".join(excluded) or "-"))
     return _markdown_table(("predestination", "key", "eras (besides any)", "excluded"), rows)

@@ -12,9 +12,18 @@ DRAW_MODES = ("choose", "both")
 WARCAMP_ATTACKS = ("raider", "any")
 REWARD_SCHEMES = ("win_loss", "placement")
 PREDESTINATION_NAMES = (
-    "standard", "ancient_rumble", "peaceful_past", "knights_of_valor", "alone_in_the_dark",
-    "classic", "classic_peaceful", "dynasty_variant", "days_gone_by", "is_this_real_life",
-    "up_to_date", "free_for_all",
+    "standard",
+    "ancient_rumble",
+    "peaceful_past",
+    "knights_of_valor",
+    "alone_in_the_dark",
+    "classic",
+    "classic_peaceful",
+    "dynasty_variant",
+    "days_gone_by",
+    "is_this_real_life",
+    "up_to_date",
+    "free_for_all",
 )
 #: the units in play a player may have at once: the slots of the action and observation tables
 UNIT_SLOTS = 10
@@ -114,12 +123,18 @@ class GeneralsConfig:
         else:
             decks = tuple(self.decks)
             if len(decks) != self.num_players or not all(isinstance(d, str) for d in decks):
-                raise ValueError(
-                    f"decks must name one deck id per seat ({self.num_players}), got {self.decks!r}"
-                )
+                raise ValueError(f"decks must name one deck id per seat ({self.num_players}), got {self.decks!r}")
             object.__setattr__(self, "decks", decks)
-        for name in ("allow_mirror", "enforce_deck_rules", "slaughterhouse", "attack_transfer",
-                     "play_for_second", "deckout_loses", "explicit_harvest", "defender_wins_ties"):
+        for name in (
+            "allow_mirror",
+            "enforce_deck_rules",
+            "slaughterhouse",
+            "attack_transfer",
+            "play_for_second",
+            "deckout_loses",
+            "explicit_harvest",
+            "defender_wins_ties",
+        ):
             _check_bool(name, getattr(self, name))
         if self.explicit_harvest:
             raise ValueError(
@@ -134,7 +149,9 @@ class GeneralsConfig:
         _check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
         hand = tuple(self.opening_hand)
         if len(hand) != 2:
-            raise ValueError(f"opening_hand is (from the Playing Deck, from the Supply Pile), got {self.opening_hand!r}")
+            raise ValueError(
+                f"opening_hand is (from the Playing Deck, from the Supply Pile), got {self.opening_hand!r}"
+            )
         for part in hand:
             _check_int("opening_hand entries", part, 0, 30)
         object.__setattr__(self, "opening_hand", hand)

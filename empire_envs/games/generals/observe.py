@@ -41,7 +41,7 @@ players' piles (their sizes show; their deck lists are public through their empi
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from operator import add, mul
 
 import numpy as np
@@ -58,16 +58,20 @@ OBSERVATION_HIGH = 100.0
 OBSERVATION_LOW = -1.0
 
 
-@lru_cache(maxsize=None)
+@cache
 def observation_layout(num_kinds: int, max_seats: int) -> ObsLayout:
     K, P, U = num_kinds, max_seats, UNIT_SLOTS
     return ObsLayout(
         [
-            ("my hand", K), ("my deck", K), ("my supply", K),
+            ("my hand", K),
+            ("my deck", K),
+            ("my supply", K),
             ("seats", P * (SEAT_FIXED + 5 * K)),
             ("units", P * U * (K + UNIT_FIXED)),
             ("battle", 9 + 2 * P + 2 * U + 2 * K),
-            ("phase", NUM_DECISION_PHASES), ("global", 3), ("banned", K),
+            ("phase", NUM_DECISION_PHASES),
+            ("global", 3),
+            ("banned", K),
         ]
     )
 
@@ -80,7 +84,7 @@ def observation_size(num_kinds: int, max_seats: int) -> int:
     return observation_layout(num_kinds, max_seats).size
 
 
-@lru_cache(maxsize=None)
+@cache
 def _count_positions(num_kinds: int, max_seats: int, num_players: int) -> np.ndarray:
     """Where ``observe``'s gathered count vectors go: my hand, deck and supply, then per seat
     in view order its Supply Line, Kingdom and discard pile."""
@@ -114,12 +118,16 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         deck_counts[kind] += 1
     for kind in me.supply_pile:
         supply_counts[kind] += 1
-    parts = [bytes(me.hand), deck_counts, supply_counts]
+    parts: list[bytes | bytearray] = [bytes(me.hand), deck_counts, supply_counts]
     for p in order:
         player = state.players[p]
         if player.alive:
             # fresh cards exist only in the turn player's line, until its turn ends
-            line = bytes(map(add, player.supply_ready, player.supply_fresh)) if any(player.supply_fresh) else bytes(player.supply_ready)
+            line = (
+                bytes(map(add, player.supply_ready, player.supply_fresh))
+                if any(player.supply_fresh)
+                else bytes(player.supply_ready)
+            )
             parts += (line, bytes(player.kingdom), bytes(player.discard))
         else:
             parts.append(bytes(3 * K))
@@ -141,8 +149,14 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         units = player.units
         index += range(row, row + 10)
         value += (
-            1.0, p == state.current and state.phase != OVER, player.ch / target, sum(player.hand),
-            len(player.playing_deck), len(player.supply_pile), player.passed_last, player.budget,
+            1.0,
+            p == state.current and state.phase != OVER,
+            player.ch / target,
+            sum(player.hand),
+            len(player.playing_deck),
+            len(player.supply_pile),
+            player.passed_last,
+            player.budget,
             sum(map(mul, player.supply_ready, card_values)),
             sum(map(mul, player.supply_fresh, card_values)) if any(player.supply_fresh) else 0,
         )
@@ -168,12 +182,29 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
             general = is_general[unit.kind]
             has_general = has_general or general
             at = units_at + (offset * U + slot) * unit_width
-            strength, life = numbers[slot]
-            index += (at, at + 1 + unit.kind, at + K + 1, at + K + 2, at + K + 3, at + K + 4,
-                      at + K + 5, at + K + 6, at + K + 7, at + K + 8)
+            strength, life = numbers[slot]  # type: ignore[misc]  # not None: the slot holds a unit
+            index += (
+                at,
+                at + 1 + unit.kind,
+                at + K + 1,
+                at + K + 2,
+                at + K + 3,
+                at + K + 4,
+                at + K + 5,
+                at + K + 6,
+                at + K + 7,
+                at + K + 8,
+            )
             value += (
-                1.0, 1.0, unit.zone == BF, may_enter[slot], strength, life, general,
-                has_ability[unit.kind] and not unit.ability_used, slot == attacker_slot,
+                1.0,
+                1.0,
+                unit.zone == BF,
+                may_enter[slot],
+                strength,
+                life,
+                general,
+                has_ability[unit.kind] and not unit.ability_used,
+                slot == attacker_slot,
                 slot == blocker_slot,
             )
         if has_general:
@@ -183,12 +214,18 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         at = lay.start("battle")
         stage = (1 if battle.zone == BF else 2) if state.phase == BLOCK else 3 + battle.tactic_turn
         index += (
-            at + stage, at + 5 + state.offset_of(seat, battle.attacker), at + 5 + P + battle.a_slot,
+            at + stage,
+            at + 5 + state.offset_of(seat, battle.attacker),
+            at + 5 + P + battle.a_slot,
             at + 5 + P + U + state.offset_of(seat, battle.defender),
         )
         value += (1.0, 1.0, 1.0, 1.0)
         at += 5 + 2 * P + U
-        index += (at + (0 if battle.zone == BF else 1), at + 2 + (battle.blocker if battle.blocker >= 0 else U), at + 3 + U)
+        index += (
+            at + (0 if battle.zone == BF else 1),
+            at + 2 + (battle.blocker if battle.blocker >= 0 else U),
+            at + 3 + U,
+        )
         value += (1.0, 1.0, battle.redirected)
         at += 4 + U
         for side in (0, 1):

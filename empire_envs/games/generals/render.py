@@ -10,6 +10,8 @@ Neither draws from any random generator.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...core.drawing import text_label
@@ -17,14 +19,19 @@ from .rules import fresh_value, ready_value, unit_life, unit_strength
 from .state import BF, OVER, PHASE_NAMES, TRUNCATED, WC, ZONE_NAMES, GeneralsState
 
 OUTCOME_NAMES = {
-    1: "no blocker", 2: "blocker out", 3: "attacker kills", 4: "double death",
-    5: "counter attack", 6: "attacker out", 7: "double block",
+    1: "no blocker",
+    2: "blocker out",
+    3: "attacker kills",
+    4: "double death",
+    5: "counter attack",
+    6: "attacker out",
+    7: "double block",
 }
 
 # --------------------------------------------------------------------------- text
 
 
-def _counts(state: GeneralsState, counts: list[int]) -> str:
+def _counts(state: GeneralsState, counts: Sequence[int]) -> str:
     ids = state.tables.ids
     parts = [f"{ids[k]}x{c}" if c > 1 else ids[k] for k, c in enumerate(counts) if c]
     return " ".join(parts) or "-"
@@ -32,6 +39,7 @@ def _counts(state: GeneralsState, counts: list[int]) -> str:
 
 def _unit_text(state: GeneralsState, seat: int, slot: int) -> str:
     unit = state.players[seat].units[slot]
+    assert unit is not None
     card = state.tables.kinds[unit.kind]
     marks = "G" if card.type == "general" else "S"
     return f"u{slot}:{card.id}({marks} {unit_strength(state, seat, slot)}/{unit_life(state, seat, slot)})"
@@ -41,7 +49,8 @@ def battle_text(state: GeneralsState) -> str:
     """The battle under way, or the latest one."""
     battle = state.battle
     if battle is not None:
-        attacker = state.tables.ids[state.players[battle.attacker].units[battle.a_slot].kind] if not battle.a_out else "out"
+        a_unit = state.players[battle.attacker].units[battle.a_slot]
+        attacker = state.tables.ids[a_unit.kind] if a_unit is not None and not battle.a_out else "out"
         blocker = "none"
         if battle.blocker >= 0:
             unit = state.players[battle.defender].units[battle.blocker]
@@ -93,7 +102,11 @@ def to_text(state: GeneralsState, viewer: int | None = None) -> str:
         capitol = state.tables.ids[player.capitol] if player.capitol >= 0 else "-"
         lines.append(f"  kingdom: {_counts(state, player.kingdom)}  strategy: {strategy}  capitol: {capitol}")
         for zone in (WC, BF):
-            units = [_unit_text(state, seat, u) for u, unit in enumerate(player.units) if unit is not None and unit.zone == zone]
+            units = [
+                _unit_text(state, seat, u)
+                for u, unit in enumerate(player.units)
+                if unit is not None and unit.zone == zone
+            ]
             lines.append(f"  {ZONE_NAMES[zone]}: {' '.join(units) or '-'}")
     return "\n".join(lines)
 
@@ -130,6 +143,7 @@ def _text(image, x: int, y: int, text: str, size: int = 12, fill=_TEXT) -> int:
 
 def _draw_unit(image, draw, state: GeneralsState, seat: int, slot: int, x: int, y: int) -> None:
     unit = state.players[seat].units[slot]
+    assert unit is not None
     card = state.tables.kinds[unit.kind]
     battle = state.battle
     outline = None
@@ -138,8 +152,11 @@ def _draw_unit(image, draw, state: GeneralsState, seat: int, slot: int, x: int, 
     elif battle is not None and battle.defender == seat and battle.blocker == slot:
         outline = _BLOCK
     draw.rounded_rectangle(
-        (x, y, x + UNIT_W, y + UNIT_H), radius=5, fill=_UNIT_COLOURS[card.type],
-        outline=outline or (20, 20, 20), width=3 if outline else 1,
+        (x, y, x + UNIT_W, y + UNIT_H),
+        radius=5,
+        fill=_UNIT_COLOURS[card.type],
+        outline=outline or (20, 20, 20),
+        width=3 if outline else 1,
     )
     _text(image, x + 4, y + 11, card.name[:11], 11)
     _text(image, x + 4, y + 30, f"{unit_strength(state, seat, slot)}/{unit_life(state, seat, slot)}", 13)
@@ -158,8 +175,10 @@ def _draw_panel(image, draw, state: GeneralsState, seat: int) -> None:
     draw.rectangle((bar_x, bar_y, bar_x + bar_w, bar_y + 12), fill=(30, 30, 30))
     centre = bar_x + bar_w // 2
     reach = int(max(-1.0, min(1.0, player.ch / target)) * bar_w / 2)
-    draw.rectangle((min(centre, centre + reach), bar_y, max(centre, centre + reach), bar_y + 12),
-                   fill=_CH_GOOD if player.ch >= 0 else _CH_BAD)
+    draw.rectangle(
+        (min(centre, centre + reach), bar_y, max(centre, centre + reach), bar_y + 12),
+        fill=_CH_GOOD if player.ch >= 0 else _CH_BAD,
+    )
     _text(image, bar_x - 52, bar_y + 7, f"CH {player.ch:+d}", 12)
     if not player.alive:
         _text(image, MARGIN + 8, top + 40, f"out of the game (place {player.place})", 14, _MUTED)
@@ -200,7 +219,8 @@ def to_rgb(state: GeneralsState) -> np.ndarray:
 
         head = f"round {state.round}: {outcome_name(state)}"
     else:
-        head = f"round {state.round}/{state.config.max_rounds}  {PHASE_NAMES[state.phase]}  player_{state.acting_player()} to act"
+        phase = PHASE_NAMES[state.phase]
+        head = f"round {state.round}/{state.config.max_rounds}  {phase}  player_{state.acting_player()} to act"
     _text(image, MARGIN + 4, 14, head, 14)
     _text(image, MARGIN + 4, 32, battle_text(state)[:120], 11, _MUTED)
     for seat in range(state.num_players):

@@ -18,7 +18,7 @@ import numpy as np
 from ...core.errors import IllegalActionError
 from . import cards as card_data
 from .actions import ActionLayout, Kind, layout_for
-from .config import BASE_HAND_LIMIT, MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
+from .config import BASE_HAND_LIMIT, MAX_KINGDOM, GeneralsConfig
 from .state import (
     ARMY,
     ATTACK,
@@ -44,9 +44,19 @@ from .state import (
 )
 
 STATIC_EFFECTS = (
-    "harvest", "draw_extra", "ch_per_turn", "soldier_str", "soldier_life", "general_str",
-    "general_life", "camp_life_all", "soldier_discount", "hand_limit", "on_block_kill_ch",
-    "grant_raider", "grant_no_pull",
+    "harvest",
+    "draw_extra",
+    "ch_per_turn",
+    "soldier_str",
+    "soldier_life",
+    "general_str",
+    "general_life",
+    "camp_life_all",
+    "soldier_discount",
+    "hand_limit",
+    "on_block_kill_ch",
+    "grant_raider",
+    "grant_no_pull",
 )
 EMPIRES = ("rome", "mongols", "egypt", "franks")
 
@@ -72,14 +82,14 @@ class CardTables:
         self.value = tuple(k.value for k in kinds)
         self.static = {name: tuple(int(getattr(k, name)) for k in kinds) for name in STATIC_EFFECTS}
         self.has_static = tuple(
-            k.type in ("kingdom", "strategy", "capitol") and any(getattr(k, n) for n in STATIC_EFFECTS)
-            for k in kinds
+            k.type in ("kingdom", "strategy", "capitol") and any(getattr(k, n) for n in STATIC_EFFECTS) for k in kinds
         )
         self.ultra_rare = tuple(k.rarity == "ultra_rare" for k in kinds)
         self.has_ability = tuple(k.ability is not None for k in kinds)
         # the kinds each main phase may play, ascending: what its legality loops look at
         self.kingdom_phase_kinds = tuple(
-            k.index for k in kinds
+            k.index
+            for k in kinds
             if k.type in ("kingdom", "strategy", "capitol") or (k.type == "tactics" and k.timing == "main")
         )
         self.unit_kinds = tuple(k.index for k in kinds if k.type in ("general", "soldier"))
@@ -144,8 +154,12 @@ def layout(state: GeneralsState) -> ActionLayout:
 
 
 def new_game(
-    config: GeneralsConfig, rng: np.random.Generator, *, decks: Sequence[str] | None = None,
-    first_player: int | None = None, shuffle: bool = True,
+    config: GeneralsConfig,
+    rng: np.random.Generator,
+    *,
+    decks: Sequence[str] | None = None,
+    first_player: int | None = None,
+    shuffle: bool = True,
 ) -> GeneralsState:
     """Give each seat a deck (``decks``, else the config's choice), shuffle both piles of each
     (unless ``shuffle=False``: the deck lists' order, top card last), draw the opening hands and
@@ -272,6 +286,7 @@ def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = 
     """Effective strength outside tactic pumps (section 5.1)."""
     player = state.players[seat]
     unit = player.units[slot]
+    assert unit is not None
     card = state.tables.kinds[unit.kind]
     strength = card.strength
     if unit.zone == BF:
@@ -288,6 +303,7 @@ def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = 
 def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False) -> int:
     """Effective life outside tactic pumps (section 5.1)."""
     unit = state.players[seat].units[slot]
+    assert unit is not None
     card = state.tables.kinds[unit.kind]
     life = card.life
     if unit.zone == WC:
@@ -434,6 +450,7 @@ def legal_actions(state: GeneralsState) -> list[int]:
         return [END_PHASE, *_attack_actions(state, seat, lay)]
     if phase == BLOCK:
         battle = state.battle
+        assert battle is not None
         units = player.units
         return [NO_BLOCK] + [
             lay.block + u for u, unit in enumerate(units) if unit is not None and unit.zone == battle.zone
@@ -443,7 +460,8 @@ def legal_actions(state: GeneralsState) -> list[int]:
     if phase == TARGET_PLAYER:
         return sorted(
             lay.target_player + state.offset_of(seat, p) - 1
-            for p in opponents_in_game(state, seat) if sum(state.players[p].kingdom)
+            for p in opponents_in_game(state, seat)
+            if sum(state.players[p].kingdom)
         )
     if phase == TARGET_KIND:
         kingdom = state.players[state.target_player].kingdom
@@ -527,9 +545,12 @@ def _kingdom_plays(state: GeneralsState, seat: int) -> Iterator[int]:
         if card.type == "kingdom":
             if sum(player.kingdom) >= MAX_KINGDOM:
                 continue
-        elif card.type == "tactics" and card.effect == "destroy_kingdom":
-            if not any(sum(state.players[p].kingdom) for p in opponents_in_game(state, seat)):
-                continue
+        elif (
+            card.type == "tactics"
+            and card.effect == "destroy_kingdom"
+            and not any(sum(state.players[p].kingdom) for p in opponents_in_game(state, seat))
+        ):
+            continue
         yield kind
 
 
@@ -588,6 +609,7 @@ def _attack_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Itera
 def _tactic_plays(state: GeneralsState, seat: int) -> Iterator[int]:
     """Battle tactics the acting side may play now (section 5.5, step 4), ascending."""
     battle = state.battle
+    assert battle is not None  # only called while a battle is under way
     attacking = seat == battle.attacker
     own_in = not battle.a_out if attacking else battle.blocker >= 0 and not battle.b_out
     enemy_in = (battle.blocker >= 0 and not battle.b_out) if attacking else not battle.a_out
@@ -618,7 +640,9 @@ def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[f
     if not is_legal(state, action):
         legal = legal_actions(state)
         lay = layout(state)
-        name = lay.name(action, state.tables.ids) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
+        name = (
+            lay.name(action, state.tables.ids) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
+        )
         raise IllegalActionError(
             f"{name} (action {action!r}) is not legal for seat {state.acting_player()} in phase "
             f"{state.phase}; legal: {legal}"
@@ -877,6 +901,7 @@ def _activate(state: GeneralsState, seat: int, slot: int) -> None:
     """Ruling 37: a paid ability, once per unit per turn."""
     player = state.players[seat]
     unit = player.units[slot]
+    assert unit is not None
     ability = state.tables.kinds[unit.kind].ability
     _pay(state, seat, ability.cost)
     unit.ability_used = True
@@ -889,7 +914,9 @@ def _activate(state: GeneralsState, seat: int, slot: int) -> None:
 
 def _discard_unit(state: GeneralsState, seat: int, slot: int) -> None:
     player = state.players[seat]
-    player.discard[player.units[slot].kind] += 1
+    unit = player.units[slot]
+    assert unit is not None
+    player.discard[unit.kind] += 1
     player.units[slot] = None
 
 
@@ -906,6 +933,7 @@ def _block(state: GeneralsState, slot: int) -> None:
     """Section 5.5, steps 2, 3 and 6: a blocker or none; an unblocked Battlefield attack turns
     on the Warcamp."""
     battle = state.battle
+    assert battle is not None  # only called while a battle is under way
     battle.blocker = slot
     battle.blocker_declared = slot >= 0
     if battle.zone == BF and slot < 0:
@@ -924,6 +952,7 @@ def _block(state: GeneralsState, slot: int) -> None:
 def _tactic(state: GeneralsState, seat: int, kind: int) -> None:
     """Step 4: one tactic per side, the attacker first; each resolves at once."""
     battle = state.battle
+    assert battle is not None  # only called while a battle is under way
     attacking = seat == battle.attacker
     if kind >= 0:
         player = state.players[seat]
@@ -960,9 +989,12 @@ def kill_tests(state: GeneralsState) -> tuple[bool, bool]:
     """(the attacker kills the blocker, the blocker kills the attacker) of the battle under way,
     with first strike applied (rulings 46, section 5.1)."""
     battle = state.battle
+    assert battle is not None  # only called while a battle is under way
     att, dfn = battle.attacker, battle.defender
-    a_card = state.tables.kinds[state.players[att].units[battle.a_slot].kind]
-    d_card = state.tables.kinds[state.players[dfn].units[battle.blocker].kind]
+    a_unit, d_unit = state.players[att].units[battle.a_slot], state.players[dfn].units[battle.blocker]
+    assert a_unit is not None and d_unit is not None  # the attacker and its blocker are both in
+    a_card = state.tables.kinds[a_unit.kind]
+    d_card = state.tables.kinds[d_unit.kind]
     a_str = unit_strength(state, att, battle.a_slot, attacking=True) + battle.pumps[0]
     a_life = unit_life(state, att, battle.a_slot) + battle.pumps[1]
     d_str = unit_strength(state, dfn, battle.blocker) + battle.pumps[2]
@@ -981,6 +1013,7 @@ def kill_tests(state: GeneralsState) -> tuple[bool, bool]:
 def _resolve_battle(state: GeneralsState) -> None:
     """Step 5 (and 6): the first rule that applies decides the outcome."""
     battle = state.battle
+    assert battle is not None  # only called while a battle is under way
     att, dfn, zone = battle.attacker, battle.defender, battle.zone
     if battle.a_out:
         return _finish_battle(state, ATTACKER_OUT, [])
@@ -1000,14 +1033,22 @@ def _resolve_battle(state: GeneralsState) -> None:
         return _finish_battle(state, NO_BLOCKER, [])
     a_kills, d_kills = kill_tests(state)
     outcome = (
-        DOUBLE_DEATH if a_kills and d_kills else ATTACKER_KILLS if a_kills
-        else COUNTER_ATTACK if d_kills else DOUBLE_BLOCK
+        DOUBLE_DEATH
+        if a_kills and d_kills
+        else ATTACKER_KILLS
+        if a_kills
+        else COUNTER_ATTACK
+        if d_kills
+        else DOUBLE_BLOCK
     )
-    killers = []
+    killers: list[tuple[int, int]] = []
+    a_unit, d_unit = state.players[att].units[battle.a_slot], state.players[dfn].units[battle.blocker]
     if a_kills:
-        killers.append((att, state.players[att].units[battle.a_slot].kind))
+        assert a_unit is not None
+        killers.append((att, a_unit.kind))
     if d_kills:
-        killers.append((dfn, state.players[dfn].units[battle.blocker].kind))
+        assert d_unit is not None
+        killers.append((dfn, d_unit.kind))
     if a_kills:
         _discard_unit(state, dfn, battle.blocker)
     if d_kills:
@@ -1018,6 +1059,7 @@ def _resolve_battle(state: GeneralsState) -> None:
 def _finish_battle(state: GeneralsState, outcome: int, killers: list[tuple[int, int]]) -> None:
     """The outcome table's CH column, then the kill triggers, then the Resolve phase."""
     battle = state.battle
+    assert battle is not None  # only called while a battle is under way
     att, dfn, zone = battle.attacker, battle.defender, battle.zone
     battle.outcomes.append((zone, outcome))
     state.last_battle = (att, dfn, tuple(battle.outcomes))
@@ -1186,14 +1228,15 @@ def heuristic_values(state: GeneralsState) -> list[float]:
     if state.phase == OVER:
         return final_rewards(state)
     target = state.config.target
-    scores = []
+    scores: list[float | None] = []
     for seat, player in enumerate(state.players):
         if not player.alive:
             scores.append(None)
             continue
         might = sum(
             unit_strength(state, seat, u) + unit_life(state, seat, u)
-            for u, unit in enumerate(player.units) if unit is not None
+            for u, unit in enumerate(player.units)
+            if unit is not None
         )
         scores.append(player.ch / target + 0.02 * might + 0.05 * sum(player.kingdom))
     alive = [s for s in scores if s is not None]

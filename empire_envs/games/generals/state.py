@@ -20,11 +20,33 @@ from __future__ import annotations
 from .config import UNIT_SLOTS, GeneralsConfig
 
 # Phases: the pending sub-decision (OVER once the game has ended).
-(DECLARE, DRAW, KINGDOM, ARMY, ATTACK, BLOCK, TACTIC, TARGET_PLAYER, TARGET_KIND, DISCARD_HAND,
- REPLACE_GENERAL, OVER) = range(12)
+(
+    DECLARE,
+    DRAW,
+    KINGDOM,
+    ARMY,
+    ATTACK,
+    BLOCK,
+    TACTIC,
+    TARGET_PLAYER,
+    TARGET_KIND,
+    DISCARD_HAND,
+    REPLACE_GENERAL,
+    OVER,
+) = range(12)
 PHASE_NAMES = (
-    "declare", "draw", "kingdom", "army", "attack", "block", "tactic", "target player",
-    "target kind", "discard hand", "replace general", "over",
+    "declare",
+    "draw",
+    "kingdom",
+    "army",
+    "attack",
+    "block",
+    "tactic",
+    "target player",
+    "target kind",
+    "discard hand",
+    "replace general",
+    "over",
 )
 NUM_DECISION_PHASES = 11
 
@@ -47,7 +69,7 @@ class Unit:
         self.entered_turn = entered_turn
         self.ability_used = ability_used
 
-    def copy(self) -> "Unit":
+    def copy(self) -> Unit:
         return Unit(self.kind, self.zone, self.entered_turn, self.ability_used)
 
     def __repr__(self) -> str:
@@ -56,9 +78,27 @@ class Unit:
 
 class PlayerState:
     __slots__ = (
-        "deck_id", "empire", "hand", "playing_deck", "supply_pile", "supply_ready", "supply_fresh",
-        "kingdom", "strategy", "capitol", "units", "discard", "removed", "ch", "budget", "alive",
-        "passed_last", "turns_taken", "place", "final_reward", "deck_size",
+        "deck_id",
+        "empire",
+        "hand",
+        "playing_deck",
+        "supply_pile",
+        "supply_ready",
+        "supply_fresh",
+        "kingdom",
+        "strategy",
+        "capitol",
+        "units",
+        "discard",
+        "removed",
+        "ch",
+        "budget",
+        "alive",
+        "passed_last",
+        "turns_taken",
+        "place",
+        "final_reward",
+        "deck_size",
     )
 
     def __init__(self, num_kinds: int) -> None:
@@ -84,7 +124,7 @@ class PlayerState:
         self.final_reward = 0.0  # the game reward its place earned (shaping excluded)
         self.deck_size = 0
 
-    def copy(self) -> "PlayerState":
+    def copy(self) -> PlayerState:
         other = PlayerState.__new__(PlayerState)
         other.deck_id = self.deck_id
         other.empire = self.empire
@@ -112,9 +152,17 @@ class PlayerState:
     def card_count(self) -> int:
         """Every card the player owns, wherever it is (a conservation check)."""
         return (
-            sum(self.hand) + len(self.playing_deck) + len(self.supply_pile) + sum(self.supply_ready)
-            + sum(self.supply_fresh) + sum(self.kingdom) + (self.strategy >= 0) + (self.capitol >= 0)
-            + sum(u is not None for u in self.units) + sum(self.discard) + sum(self.removed)
+            sum(self.hand)
+            + len(self.playing_deck)
+            + len(self.supply_pile)
+            + sum(self.supply_ready)
+            + sum(self.supply_fresh)
+            + sum(self.kingdom)
+            + (self.strategy >= 0)
+            + (self.capitol >= 0)
+            + sum(u is not None for u in self.units)
+            + sum(self.discard)
+            + sum(self.removed)
         )
 
 
@@ -127,8 +175,20 @@ class Battle:
     so far: a redirect is one step, the final outcome another."""
 
     __slots__ = (
-        "attacker", "a_slot", "defender", "zone", "stage", "tactic_turn", "blocker",
-        "blocker_declared", "a_out", "b_out", "window_done", "pumps", "redirected", "tactics",
+        "attacker",
+        "a_slot",
+        "defender",
+        "zone",
+        "stage",
+        "tactic_turn",
+        "blocker",
+        "blocker_declared",
+        "a_out",
+        "b_out",
+        "window_done",
+        "pumps",
+        "redirected",
+        "tactics",
         "outcomes",
     )
 
@@ -149,7 +209,7 @@ class Battle:
         self.tactics = [-1, -1]
         self.outcomes: list[tuple[int, int]] = []  # (zone, outcome number) steps so far
 
-    def copy(self) -> "Battle":
+    def copy(self) -> Battle:
         other = Battle.__new__(Battle)
         for name in Battle.__slots__:
             setattr(other, name, getattr(self, name))
@@ -163,9 +223,29 @@ class GeneralsState:
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests."""
 
     __slots__ = (
-        "config", "pool", "tables", "layout", "num_players", "players", "current", "first", "phase", "round", "draws_left",
-        "attacked", "battle", "target_player", "pending_card", "pending_to_bf", "banned",
-        "outcome", "winner", "victory", "finish_order", "last_battle", "rewards",
+        "config",
+        "pool",
+        "tables",
+        "layout",
+        "num_players",
+        "players",
+        "current",
+        "first",
+        "phase",
+        "round",
+        "draws_left",
+        "attacked",
+        "battle",
+        "target_player",
+        "pending_card",
+        "pending_to_bf",
+        "banned",
+        "outcome",
+        "winner",
+        "victory",
+        "finish_order",
+        "last_battle",
+        "rewards",
     )
 
     def __init__(self, config: GeneralsConfig, pool, tables) -> None:
@@ -193,7 +273,7 @@ class GeneralsState:
         self.last_battle: tuple = ()  # (attacker, defender, outcomes) of the latest battle
         self.rewards = [0.0] * config.num_players  # what the action being applied earns each seat
 
-    def clone(self) -> "GeneralsState":
+    def clone(self) -> GeneralsState:
         other = GeneralsState.__new__(GeneralsState)
         other.config = self.config
         other.pool = self.pool
@@ -224,10 +304,13 @@ class GeneralsState:
         """The seat whose decision is pending (-1 once the game is over)."""
         if self.phase == OVER:
             return -1
+        battle = self.battle
         if self.phase == BLOCK:
-            return self.battle.defender
+            assert battle is not None
+            return battle.defender
         if self.phase == TACTIC:
-            return self.battle.attacker if self.battle.tactic_turn == 0 else self.battle.defender
+            assert battle is not None
+            return battle.attacker if battle.tactic_turn == 0 else battle.defender
         return self.current
 
     def seat_at(self, seat: int, offset: int) -> int:

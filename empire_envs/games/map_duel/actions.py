@@ -29,7 +29,7 @@ index       action            meaning
 from __future__ import annotations
 
 from enum import IntEnum
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
@@ -146,7 +146,7 @@ class ActionLayout:
         return kind.name
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(board_size: int) -> ActionLayout:
     return ActionLayout(board_size)
 

@@ -46,14 +46,15 @@ seats apart (the suit order of tie-breaks makes colour matter).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
 from ...core.layout import ObsLayout
 from .rules import ACE_PAYMENT
 from .state import (
-    EMPTY,
+    CARD_AT_SLOT,
+    CARD_SLOT,
     FACE_BASE,
     NUM_DECISION_PHASES,
     NUM_FACES,
@@ -64,8 +65,6 @@ from .state import (
     PLACE_PAY,
     SAC_MOVE,
     SEAT_SUITS,
-    CARD_AT_SLOT,
-    CARD_SLOT,
     SUIT_SLOT,
     MapDuelState,
     face_suit,
@@ -80,10 +79,16 @@ def observation_layout(board_size: int) -> ObsLayout:
     return ObsLayout(
         [
             ("planes", NUM_PLANES * board_size * board_size),
-            ("my pool", NUM_NUMBER_CARDS), ("opponent pool", NUM_NUMBER_CARDS),
-            ("my faces", NUM_FACES * 3), ("enemy faces", NUM_FACES * 3),
-            ("pool values", 6), ("phase", NUM_DECISION_PHASES), ("drawn card", NUM_NUMBER_CARDS),
-            ("pending face", NUM_FACES), ("pending", 4), ("scalars", 5),
+            ("my pool", NUM_NUMBER_CARDS),
+            ("opponent pool", NUM_NUMBER_CARDS),
+            ("my faces", NUM_FACES * 3),
+            ("enemy faces", NUM_FACES * 3),
+            ("pool values", 6),
+            ("phase", NUM_DECISION_PHASES),
+            ("drawn card", NUM_NUMBER_CARDS),
+            ("pending face", NUM_FACES),
+            ("pending", 4),
+            ("scalars", 5),
         ]
     )
 
@@ -97,7 +102,7 @@ def observation_size(board_size: int) -> int:
     return observation_layout(board_size).size
 
 
-@lru_cache(maxsize=None)
+@cache
 def _code_planes(seat: int) -> np.ndarray:
     """``table[:, code]``: the 19 plane values a card code puts on its cell, seen from ``seat``
     (presence, colour, rank, suit slot for number cards; suit slot and piece for faces). The
@@ -118,7 +123,7 @@ def _code_planes(seat: int) -> np.ndarray:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pool_matrix(seat: int, hidden_pools: bool) -> np.ndarray:
     """The ``72 x 126`` matrix that takes both seats' flat pools (seat 0's 36 entries first) to
     vector entries 0-125 seen from ``seat``: my pool and the opponent's pool in card-slot order,
@@ -205,5 +210,3 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
 def observation_high(config) -> float:
     """An upper bound of every entry: pool values are the largest counts."""
     return float(MAX_POOL_VALUE)
-
-

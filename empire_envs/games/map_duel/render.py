@@ -143,8 +143,7 @@ def _face_summary(state: MapDuelState, seat: int, viewer: int | None) -> str:
             deck.append(name)
         elif status == REMOVED:
             removed.append(name)
-    return (f"map [{' '.join(on_map) or '-'}] deck [{' '.join(deck) or '-'}] "
-            f"removed [{' '.join(removed) or '-'}]")
+    return f"map [{' '.join(on_map) or '-'}] deck [{' '.join(deck) or '-'}] removed [{' '.join(removed) or '-'}]"
 
 
 def _pool_text(state: MapDuelState, seat: int, viewer: int | None) -> str:
@@ -153,9 +152,11 @@ def _pool_text(state: MapDuelState, seat: int, viewer: int | None) -> str:
         return f"pool {len(cards)} cards (hidden)"
     own = (1, 2) if seat == 0 else (0, 3)
     low, high = (face_suit(seat, 0), face_suit(seat, 4))
-    values = (f"K {_pool_value(state, seat, own)}, Q{SUIT_LETTERS[low]} "
-              f"{_pool_value(state, seat, (low,))}, Q{SUIT_LETTERS[high]} "
-              f"{_pool_value(state, seat, (high,))}")
+    values = (
+        f"K {_pool_value(state, seat, own)}, Q{SUIT_LETTERS[low]} "
+        f"{_pool_value(state, seat, (low,))}, Q{SUIT_LETTERS[high]} "
+        f"{_pool_value(state, seat, (high,))}"
+    )
     return f"pool {len(cards)} [{' '.join(number_str(n) for n in cards) or '-'}] ({values})"
 
 
@@ -173,15 +174,18 @@ def to_text(state: MapDuelState, viewer: int | None = None) -> str:
     head = f"Map Duel {B}x{B}: phase {PHASE_NAMES[state.phase]}"
     if not over:
         head += f", to act {SEAT_NAMES[state.current]} ({COLOUR_NAMES[state.current]})"
-    head += (f", turn {state.turn}/{state.config.max_turns}, no progress "
-             f"{state.no_progress}/{state.config.no_progress_turns}, first {SEAT_NAMES[state.first]}")
+    head += (
+        f", turn {state.turn}/{state.config.max_turns}, no progress "
+        f"{state.no_progress}/{state.config.no_progress_turns}, first {SEAT_NAMES[state.first]}"
+    )
     if viewer is not None:
         head += f" (view of {SEAT_NAMES[viewer]})"
     lines = [head]
     if state.phase in (SETUP_PLACE, SETUP_FACE, SETUP_FACE_CELL):
         drawn = number_str(state.drawn) if state.drawn >= 0 else "-"
-        lines.append(f"setup: drawn {drawn}, deck {len(state.setup_deck)} left, "
-                     f"starting faces placed {state.setup_faces_placed}")
+        lines.append(
+            f"setup: drawn {drawn}, deck {len(state.setup_deck)} left, starting faces placed {state.setup_faces_placed}"
+        )
     elif not over:
         flags = ["step 1 done" if state.step1_done else "step 1 open"]
         pending = _pending_text(state)
@@ -192,12 +196,16 @@ def to_text(state: MapDuelState, viewer: int | None = None) -> str:
         marker = ">" if seat == state.current and not over else " "
         if over and state.outcome == WON and seat == state.winner:
             marker = "*"
-        lines.append(f"{marker}{SEAT_NAMES[seat]} ({COLOUR_NAMES[seat]}): "
-                     f"{_pool_text(state, seat, viewer)} | faces {_face_summary(state, seat, viewer)}")
+        lines.append(
+            f"{marker}{SEAT_NAMES[seat]} ({COLOUR_NAMES[seat]}): "
+            f"{_pool_text(state, seat, viewer)} | faces {_face_summary(state, seat, viewer)}"
+        )
     removed = [number_str(n) for n in range(NUM_NUMBER_CARDS) if state.removed_numbers[n]]
-    lines.append(f"removed from the game: {len(removed)} number cards "
-                 f"[{' '.join(removed) or '-'}], faces {sum(s == REMOVED for s in state.face_status[0])}"
-                 f" red / {sum(s == REMOVED for s in state.face_status[1])} black")
+    lines.append(
+        f"removed from the game: {len(removed)} number cards "
+        f"[{' '.join(removed) or '-'}], faces {sum(s == REMOVED for s in state.face_status[0])}"
+        f" red / {sum(s == REMOVED for s in state.face_status[1])} black"
+    )
     if over:
         lines.append(_result_text(state))
     lines.append("    " + "".join(f"{c:>{CELL_TEXT_W}}" for c in range(B)))
@@ -265,8 +273,7 @@ def _number_glyph(n: int, faint: bool = False):
     colour = _RED if suit in (1, 2) else _BLACK
     draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), radius=3, fill=_CARD_FILL, outline=_CARD_EDGE)
     draw.text((CARD_W // 2, 12), str(number_rank(n)), fill=colour, font=default_font(12), anchor="mm")
-    draw.text((CARD_W // 2, CARD_H - 8), SUIT_LETTERS[suit], fill=colour, font=default_font(10),
-              anchor="mm")
+    draw.text((CARD_W // 2, CARD_H - 8), SUIT_LETTERS[suit], fill=colour, font=default_font(10), anchor="mm")
     return image
 
 
@@ -282,9 +289,9 @@ def _face_glyph(seat: int, face: int, face_down: bool, acted: bool, pending: boo
     suit = face_suit(seat, face)
     colour = _RED if suit in (1, 2) else _BLACK
     edge = _GOLD if pending else _FACE_EDGE[seat]
-    fill = _FACE_FILL[seat]
+    fill: tuple[int, ...] = _FACE_FILL[seat]
     if acted:
-        fill = tuple((c + 3 * b) // 4 for c, b in zip(fill, _CELL))
+        fill = tuple((c + 3 * b) // 4 for c, b in zip(fill, _CELL, strict=True))
     draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), radius=3, fill=fill, outline=edge, width=3)
     if face_down:
         draw.rectangle((3, CARD_H - 9, CARD_W - 4, CARD_H - 4), fill=_BACK)
@@ -292,8 +299,13 @@ def _face_glyph(seat: int, face: int, face_down: bool, acted: bool, pending: boo
     mid = CARD_W // 2
     draw.polygon([(mid, tip_y), (mid - 4, base_y), (mid + 4, base_y)], fill=edge)
     text_y = 17 if seat == 0 else 13
-    draw.text((mid, text_y), FACE_LETTERS[face_type(face)] + SUIT_LETTERS[suit], fill=colour,
-              font=default_font(12), anchor="mm")
+    draw.text(
+        (mid, text_y),
+        FACE_LETTERS[face_type(face)] + SUIT_LETTERS[suit],
+        fill=colour,
+        font=default_font(12),
+        anchor="mm",
+    )
     return image
 
 
@@ -375,16 +387,15 @@ def to_rgb(state: MapDuelState) -> np.ndarray:
     # Header.
     title = f"MAP DUEL  turn {state.turn}/{state.config.max_turns}"
     x = _text(image, MARGIN + 4, 12, title, 14)
-    _text(image, x + 8, 12, f"no progress {state.no_progress}/{state.config.no_progress_turns}", 11,
-          _MUTED)
+    _text(image, x + 8, 12, f"no progress {state.no_progress}/{state.config.no_progress_turns}", 11, _MUTED)
     if over:
         _text(image, MARGIN + 4, 31, _result_text(state).upper(), 12, _GOLD)
     else:
         x = _text(image, MARGIN + 4, 31, f"phase: {PHASE_NAMES[state.phase]}", 12)
         x = _text(image, x + 8, 31, f"to act: {SEAT_NAMES[state.current]}", 12, _ACT)
-        pending = _pending_text(state)
-        if pending:
-            _text(image, x + 8, 31, pending, 10, _MUTED)
+        pending_text = _pending_text(state)
+        if pending_text:
+            _text(image, x + 8, 31, pending_text, 10, _MUTED)
     # Board.
     x0, y0 = MARGIN + LABEL_W, HEADER_H + LABEL_H
     for cell, code in enumerate(state.board):
@@ -396,8 +407,7 @@ def to_rgb(state: MapDuelState) -> np.ndarray:
         else:
             seat, face = _decode_face(code)
             acted = not over and seat == state.current and face in state.acted
-            pending = (state.phase in _PENDING_PHASES and seat == state.current
-                       and face == state.pending_face)
+            pending = state.phase in _PENDING_PHASES and seat == state.current and face == state.pending_face
             glyph = _face_glyph(seat, face, _is_face_down(state, seat, face), acted, pending)
         image.paste(glyph, (x0 + col * PITCH_X, y0 + row * PITCH_Y), glyph)
     # Panel.

@@ -7,7 +7,7 @@ setup deck, a random first player, coin flips). Section numbers refer to
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from functools import cache
 from operator import mul
 
 import numpy as np
@@ -86,7 +86,7 @@ def from_ego(state: MapDuelState, seat: int, ego_cell: int) -> int:
     return to_ego(state, seat, ego_cell)  # the rotation is its own inverse
 
 
-@lru_cache(maxsize=None)
+@cache
 def _steps(board_size: int) -> dict[tuple[int, int], tuple[int, ...]]:
     """For each unit step (orthogonal or diagonal), the cell it reaches from every cell (-1 off
     the board): geometry computed once per board size."""
@@ -129,7 +129,7 @@ class Geometry:
         self.diagonal_rays = tuple(rays)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(board_size: int) -> Geometry:
     return Geometry(board_size)
 
@@ -167,9 +167,7 @@ def pool_action(state: MapDuelState, n: int) -> int:
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(
-    config: MapDuelConfig, rng: np.random.Generator, *, deck: Sequence[int] | None = None
-) -> MapDuelState:
+def new_game(config: MapDuelConfig, rng: np.random.Generator, *, deck: Sequence[int] | None = None) -> MapDuelState:
     """Shuffle the 36 number cards (or take ``deck``, in draw order), put the first on the
     centre cell, and draw the card the first placer must place (sections 13, 14)."""
     state = MapDuelState(config)
@@ -216,7 +214,7 @@ def _frontier(state: MapDuelState) -> list[int]:
     """Empty cells orthogonally next to a card of the map, ascending."""
     board = state.board
     orthogonal = geometry(state.B).orthogonal
-    cells = set()
+    cells: set[int] = set()
     for cell, code in enumerate(board):
         if code != EMPTY:
             cells.update(other for other in orthogonal[cell] if other >= 0 and board[other] == EMPTY)
@@ -239,7 +237,8 @@ def starting_face_cells(state: MapDuelState) -> list[int]:
     board = state.board
     orthogonal = geometry(state.B).orthogonal
     return [
-        cell for cell, code in enumerate(board)
+        cell
+        for cell, code in enumerate(board)
         if code == EMPTY and any(other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS for other in orthogonal[cell])
     ]
 
@@ -284,7 +283,7 @@ def placement_cells(state: MapDuelState, seat: int) -> list[int]:
     """Empty cells orthogonally next to one of the seat's faces on the map (section 27)."""
     board = state.board
     orthogonal = geometry(state.B).orthogonal
-    cells = set()
+    cells: set[int] = set()
     for f in faces_on_map(state, seat):
         cells.update(other for other in orthogonal[state.face_pos[seat][f]] if other >= 0 and board[other] == EMPTY)
     return sorted(cells)
@@ -296,7 +295,8 @@ def _has_placement_cell(state: MapDuelState, seat: int) -> bool:
     status, pos = state.face_status[seat], state.face_pos[seat]
     return any(
         other >= 0 and board[other] == EMPTY
-        for f in range(NUM_FACES) if status[f] == ON_MAP
+        for f in range(NUM_FACES)
+        if status[f] == ON_MAP
         for other in orthogonal[pos[f]]
     )
 
@@ -495,11 +495,13 @@ def _step1_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[in
     status, pos, pool = state.face_status[seat], state.face_pos[seat], state.pools[seat]
     neighbours = geometry(state.B).neighbours[seat]
     on_map = [f for f in range(NUM_FACES) if status[f] == ON_MAP]
-    actions = []
+    actions: list[int] = []
     for f in on_map:
         base = lay.swap_adj + NUM_DIRECTIONS * f
         actions.extend(
-            base + d for d, other in enumerate(neighbours[pos[f]]) if other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS
+            base + d
+            for d, other in enumerate(neighbours[pos[f]])
+            if other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS
         )
     aces = [a for a in range(2) if status[4 * a + ACE] == ON_MAP]
     actions.extend(lay.swap_ace + 2 * f + a for f in on_map for a in aces if 4 * a + ACE != f)
@@ -535,9 +537,13 @@ def _step2_moves(state: MapDuelState, seat: int, lay: ActionLayout) -> Iterator[
             code = board[other]
             if 0 <= code < NUM_NUMBER_CARDS:
                 yield lay.consume + NUM_DIRECTIONS * f + d
-            elif code == EMPTY and can_build and (
-                placement_rule is None
-                or any(pool[n] and _placement_ok(state, n, other, placement_rule) for n in range(NUM_NUMBER_CARDS))
+            elif (
+                code == EMPTY
+                and can_build
+                and (
+                    placement_rule is None
+                    or any(pool[n] and _placement_ok(state, n, other, placement_rule) for n in range(NUM_NUMBER_CARDS))
+                )
             ):
                 yield lay.build + NUM_DIRECTIONS * f + d
         base = lay.confront + NUM_FACES * f
@@ -601,7 +607,9 @@ def _step1_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) ->
         return bool(state.pools[seat][n]) and is_own_colour(seat, n) and bool(sacrifice_faces(state, seat, n))
     if kind is Kind.FACE:
         return (
-            status[a] == DECK and bool(faces_on_map(state, seat)) and can_afford(state, seat, a)
+            status[a] == DECK
+            and bool(faces_on_map(state, seat))
+            and can_afford(state, seat, a)
             and bool(placement_cells(state, seat))
         )
     return False
@@ -753,9 +761,12 @@ def _to_step2(state: MapDuelState) -> None:
 
 def _auto_end(state: MapDuelState) -> None:
     """Section 3: a step 2 with nothing but END_TURN ends the turn by itself."""
-    if state.phase == STEP2 and state.outcome == ONGOING:
-        if next(_step2_moves(state, state.current, layout(state)), None) is None:
-            _end_turn(state)
+    if (
+        state.phase == STEP2
+        and state.outcome == ONGOING
+        and next(_step2_moves(state, state.current, layout(state)), None) is None
+    ):
+        _end_turn(state)
 
 
 def _swap(state: MapDuelState, seat: int, face: int, other: int) -> None:

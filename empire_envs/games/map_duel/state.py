@@ -39,23 +39,39 @@ SUIT_SLOT = tuple(
     tuple((SEAT_SUITS[seat] + SEAT_SUITS[1 - seat]).index(suit) for suit in range(4)) for seat in range(2)
 )
 #: ``CARD_SLOT[seat][n]``: number card ``n`` seen from a seat, ``9 * suit slot + rank - 2``
-CARD_SLOT = tuple(
-    tuple(9 * SUIT_SLOT[seat][n // 9] + n % 9 for n in range(36)) for seat in range(2)
-)
+CARD_SLOT = tuple(tuple(9 * SUIT_SLOT[seat][n // 9] + n % 9 for n in range(36)) for seat in range(2))
 #: ``CARD_AT_SLOT[seat][slot]``: the number card id at a seat's card slot (the inverse)
-CARD_AT_SLOT = tuple(
-    tuple(CARD_SLOT[seat].index(slot) for slot in range(36)) for seat in range(2)
-)
+CARD_AT_SLOT = tuple(tuple(CARD_SLOT[seat].index(slot) for slot in range(36)) for seat in range(2))
 
 # Face status.
 DECK, ON_MAP, REMOVED = range(3)
 
 # Phases: the pending sub-decision (OVER once the game has ended).
-(SETUP_PLACE, SETUP_FACE, SETUP_FACE_CELL, STEP1, SAC_FACE, SAC_MOVE, PLACE_CELL, PLACE_PAY,
- STEP2, BUILD_CARD, OVER) = range(11)
+(
+    SETUP_PLACE,
+    SETUP_FACE,
+    SETUP_FACE_CELL,
+    STEP1,
+    SAC_FACE,
+    SAC_MOVE,
+    PLACE_CELL,
+    PLACE_PAY,
+    STEP2,
+    BUILD_CARD,
+    OVER,
+) = range(11)
 PHASE_NAMES = (
-    "setup place", "setup face", "setup face cell", "step 1", "sacrifice face", "sacrifice move",
-    "place cell", "place pay", "step 2", "build card", "over",
+    "setup place",
+    "setup face",
+    "setup face cell",
+    "step 1",
+    "sacrifice face",
+    "sacrifice move",
+    "place cell",
+    "place pay",
+    "step 2",
+    "build card",
+    "over",
 )
 NUM_DECISION_PHASES = 10
 
@@ -119,11 +135,34 @@ class MapDuelState:
     """
 
     __slots__ = (
-        "config", "B", "board", "face_pos", "face_status", "pools", "removed_numbers",
-        "setup_deck", "drawn", "phase", "current", "first", "turn", "no_progress",
-        "progress_this_turn", "step1_done", "acted", "pending_face", "pending_cell",
-        "pay_target", "paid", "moves_left", "build_cell", "setup_faces_placed", "hidden_face",
-        "outcome", "winner", "coin_flips",
+        "config",
+        "B",
+        "board",
+        "face_pos",
+        "face_status",
+        "pools",
+        "removed_numbers",
+        "setup_deck",
+        "drawn",
+        "phase",
+        "current",
+        "first",
+        "turn",
+        "no_progress",
+        "progress_this_turn",
+        "step1_done",
+        "acted",
+        "pending_face",
+        "pending_cell",
+        "pay_target",
+        "paid",
+        "moves_left",
+        "build_cell",
+        "setup_faces_placed",
+        "hidden_face",
+        "outcome",
+        "winner",
+        "coin_flips",
     )
 
     def __init__(self, config: MapDuelConfig) -> None:
@@ -157,7 +196,7 @@ class MapDuelState:
         self.winner = -1
         self.coin_flips = 0
 
-    def clone(self) -> "MapDuelState":
+    def clone(self) -> MapDuelState:
         other = MapDuelState.__new__(MapDuelState)
         other.config = self.config
         other.B = self.B
@@ -198,7 +237,11 @@ class MapDuelState:
     def card_count(self) -> int:
         """Cards accounted for in all zones: 36 number cards and 16 faces (a conservation check)."""
         numbers = (
-            len(self.number_cards_on_map()) + sum(self.pools[0]) + sum(self.pools[1])
-            + sum(self.removed_numbers) + len(self.setup_deck) + (1 if self.drawn >= 0 else 0)
+            len(self.number_cards_on_map())
+            + sum(self.pools[0])
+            + sum(self.pools[1])
+            + sum(self.removed_numbers)
+            + len(self.setup_deck)
+            + (1 if self.drawn >= 0 else 0)
         )
         return numbers + 2 * NUM_FACES

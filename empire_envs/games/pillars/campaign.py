@@ -81,7 +81,7 @@ class CampaignState:
     def kinds(self):
         return self.game.kinds
 
-    def clone(self) -> "CampaignState":
+    def clone(self) -> CampaignState:
         other = CampaignState.__new__(CampaignState)
         other.config = self.config
         other.game = self.game.clone()
@@ -95,9 +95,7 @@ class CampaignState:
         return -1 if self.outcome else self.game.acting_player()
 
 
-def new_campaign(
-    config: CampaignConfig, rng: np.random.Generator, deck=None, first_player=None
-) -> CampaignState:
+def new_campaign(config: CampaignConfig, rng: np.random.Generator, deck=None, first_player=None) -> CampaignState:
     """A campaign whose first game is dealt with ``rules.new_game`` (its options stack it)."""
     return CampaignState(config, rules.new_game(config, rng, deck=deck, first_player=first_player))
 
@@ -146,7 +144,7 @@ def observe_campaign(state: CampaignState, player: int) -> np.ndarray:
     extra = np.zeros(observe.MAX_SEATS * NUM_EMPIRES + 1, dtype=np.float32)
     for offset in range(state.n):
         seat = (player + offset) % state.n
-        extra[offset * NUM_EMPIRES:(offset + 1) * NUM_EMPIRES] = state.empires_won[seat]
+        extra[offset * NUM_EMPIRES : (offset + 1) * NUM_EMPIRES] = state.empires_won[seat]
     extra[-1] = state.games_played
     return np.concatenate([inner, extra])
 
@@ -171,7 +169,8 @@ def outcome_name(state: CampaignState) -> str:
 
 def to_text(state: CampaignState, viewer: int | None = None) -> str:
     record = "; ".join(
-        f"seat {seat}: " + (",".join(name for name, won in zip(("Thief", "Merchant", "Warlord"), row) if won) or "-")
+        f"seat {seat}: "
+        + (",".join(name for name, won in zip(("Thief", "Merchant", "Warlord"), row, strict=True) if won) or "-")
         for seat, row in enumerate(state.empires_won)
     )
     header = f"Campaign: {state.games_played} game(s) played; empires won: {record}"
@@ -185,7 +184,7 @@ def heuristic_values(state: CampaignState) -> list[float]:
         return returns(state)
     # Empires already won dominate; the current game's progress breaks ties.
     game_values = rules.heuristic_values(state.game)
-    scores = [sum(row) + 0.5 * value for row, value in zip(state.empires_won, game_values)]
+    scores = [sum(row) + 0.5 * value for row, value in zip(state.empires_won, game_values, strict=True)]
     values = []
     for seat in range(state.n):
         best_other = max(scores[s] for s in range(state.n) if s != seat)

@@ -82,8 +82,7 @@ class PillarsConfig:
     obs_known_cards: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("allow_2p", "first_round_pillars", "main_action_optional", "skip_optional",
-                     "obs_known_cards"):
+        for name in ("allow_2p", "first_round_pillars", "main_action_optional", "skip_optional", "obs_known_cards"):
             _check_bool(name, getattr(self, name))
         low = 2 if self.allow_2p else MIN_PLAYERS
         if (
@@ -110,8 +109,7 @@ class PillarsConfig:
             raise TypeError(f"pillar_shaping must be a number, got {self.pillar_shaping!r}")
         if not math.isfinite(self.pillar_shaping) or not 0 <= self.pillar_shaping <= 0.1:
             raise ValueError(
-                f"pillar_shaping must be in [0, 0.1] so that shaping stays far below a win, "
-                f"got {self.pillar_shaping!r}"
+                f"pillar_shaping must be in [0, 0.1] so that shaping stays far below a win, got {self.pillar_shaping!r}"
             )
         object.__setattr__(self, "pillar_shaping", float(self.pillar_shaping))
         if self.num_cards < self.num_players * 10 + 1:

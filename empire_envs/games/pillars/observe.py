@@ -76,9 +76,17 @@ def seat_layout(kinds: KindSet) -> ObsLayout:
     k = kinds.size
     return ObsLayout(
         [
-            ("present", 1), ("current", 1), ("hand size", 1), ("pending skip", 1),
-            ("empire", 4), ("pillars", NUM_PILLAR_RANKS), ("pillar jokers", 1),
-            ("bonus unlocked", 1), ("discard top", k + 1), ("discard counts", k), ("known", k),
+            ("present", 1),
+            ("current", 1),
+            ("hand size", 1),
+            ("pending skip", 1),
+            ("empire", 4),
+            ("pillars", NUM_PILLAR_RANKS),
+            ("pillar jokers", 1),
+            ("bonus unlocked", 1),
+            ("discard top", k + 1),
+            ("discard counts", k),
+            ("known", k),
         ]
     )
 
@@ -90,11 +98,16 @@ def observation_layout(kinds: KindSet) -> ObsLayout:
         [("hand", k)]
         + [(f"seat {o}", seat_size) for o in range(MAX_SEATS)]
         + [
-            ("public", 7), ("phase", NUM_DECISION_PHASES),
-            ("trade trader", MAX_SEATS), ("trade tabled", k + 1),
+            ("public", 7),
+            ("phase", NUM_DECISION_PHASES),
+            ("trade trader", MAX_SEATS),
+            ("trade tabled", k + 1),
             ("trade offers", MAX_SEATS * (k + 1)),
-            ("battle attacker", MAX_SEATS), ("battle defender", MAX_SEATS),
-            ("battle demand", k + 1), ("battle answer", 3), ("battle ties", 1),
+            ("battle attacker", MAX_SEATS),
+            ("battle defender", MAX_SEATS),
+            ("battle demand", k + 1),
+            ("battle answer", 3),
+            ("battle ties", 1),
             ("battle throws", 8),
         ]
     )
@@ -133,9 +146,7 @@ class _Offsets:
         self.zero_seat_row = [0] * seat.size
         self.zero_k = [0] * k
         self.no_trade = [0] * MAX_SEATS + self.top_rows[0] + [0] * (MAX_SEATS * (k + 1))
-        self.no_battle = (
-            [0] * (2 * MAX_SEATS) + self.top_rows[0] + self.answer_rows[0] + [0] + [0] * 8
-        )
+        self.no_battle = [0] * (2 * MAX_SEATS) + self.top_rows[0] + self.answer_rows[0] + [0] + [0] * 8
 
 
 def _one_hot(size: int, index: int) -> list[int]:
@@ -221,9 +232,13 @@ def observe(state: PillarsState, player: int) -> np.ndarray:
     size_at = off.hand + off.k + 2  # each seat row's "hand size" entry
     for o in range(n):
         obs[size_at + o * off.seat_size] = state.hand_sizes[(player + o) % n]
-    obs[off.public:off.public + 7] = (
-        len(state.deck), state.round, state.turn % n, 1 if state.in_first_round else 0,
-        1 if state.main_done else 0, 1 if state.bonus_used else 0,
+    obs[off.public : off.public + 7] = (
+        len(state.deck),
+        state.round,
+        state.turn % n,
+        1 if state.in_first_round else 0,
+        1 if state.main_done else 0,
+        1 if state.bonus_used else 0,
         1 if not over and bonus_action_available(state) else 0,
     )
     return obs

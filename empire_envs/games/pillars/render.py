@@ -87,8 +87,7 @@ def to_text(state: PillarsState, viewer: int | None = None) -> str:
     over = state.phase == OVER
     n = state.n
     head = (
-        f"Pillars, {n} players: round {state.round}, turn of {_name(state.current)}, "
-        f"phase {PHASE_NAMES[state.phase]}"
+        f"Pillars, {n} players: round {state.round}, turn of {_name(state.current)}, phase {PHASE_NAMES[state.phase]}"
     )
     if not over:
         head += f", to act {_name(state.acting_player())}"
@@ -131,8 +130,11 @@ def to_text(state: PillarsState, viewer: int | None = None) -> str:
                 parts.append(f"{_name(seat)}: {labels[offered] if shown else '?'}")
             elif seat in state.trade_queue:
                 parts.append(f"{_name(seat)}: waiting")
-        stage = "offers sealed" if state.phase == TRADE_OFFER else (
-            "offers revealed" if state.phase == TRADE_PICK else "settled")
+        stage = (
+            "offers sealed"
+            if state.phase == TRADE_OFFER
+            else ("offers revealed" if state.phase == TRADE_PICK else "settled")
+        )
         lines.append(
             f"trade by {_name(state.trade_trader)}, tabled {labels[state.trade_tabled]} ({stage}); "
             f"offers {', '.join(parts) or 'none'}"
@@ -150,8 +152,9 @@ def to_text(state: PillarsState, viewer: int | None = None) -> str:
         lines.append(line)
     if over:
         if state.outcome == WON:
-            lines.append(f"game over: {_name(state.winner)} wins with the "
-                         f"{EMPIRE_NAMES[state.empire[state.winner]]} empire")
+            lines.append(
+                f"game over: {_name(state.winner)} wins with the {EMPIRE_NAMES[state.empire[state.winner]]} empire"
+            )
         elif state.outcome == TRUNCATED:
             lines.append("game over: truncated, no winner")
     return "\n".join(lines)
@@ -204,7 +207,6 @@ def _group(rank_kind: int) -> int:
     return (rank_kind - 1) // 4 + 1
 
 
-
 @lru_cache(maxsize=1024)
 def _glyph(rank: str, suit: str, group: int, red: bool, count: int, faint: bool = False):
     """One small card picture (cached: the same few dozen are pasted again and again)."""
@@ -227,8 +229,7 @@ def _glyph(rank: str, suit: str, group: int, red: bool, count: int, faint: bool 
     else:
         draw.text((CARD_W // 2, 16), rank, fill=text_colour, font=default_font(13), anchor="mm")
     if count > 1:
-        draw.text((CARD_W - 3, CARD_H - 2), f"x{count}", fill=_CARD_EDGE, font=default_font(10),
-                  anchor="rd")
+        draw.text((CARD_W - 3, CARD_H - 2), f"x{count}", fill=_CARD_EDGE, font=default_font(10), anchor="rd")
     return image
 
 
@@ -317,7 +318,8 @@ def _draw_band(image, draw, state: PillarsState) -> None:
         _paste(image, _kind_glyph(state, state.trade_tabled), (x, glyph_y))
         x += CARD_STEP + 6
         stage = {TRADE_OFFER: "offers (sealed):", TRADE_PICK: "offers (revealed):"}.get(
-            state.phase, "offers (settled):")
+            state.phase, "offers (settled):"
+        )
         x = _text(image, x, mid, stage, 12, _MUTED)
         for o in range(1, state.n):
             seat = (state.trade_trader + o) % state.n
@@ -368,15 +370,15 @@ def _draw_panel(image, draw, state: PillarsState, seat: int) -> None:
     winner = over and seat == state.winner
     box = (MARGIN, top, WIDTH - MARGIN, top + PANEL_H)
     outline = _GOLD if winner else (_PANEL_ACT if acting else None)
-    draw.rounded_rectangle(box, radius=7, fill=_PANEL_TURN if is_turn else _PANEL,
-                           outline=outline, width=3 if outline else 1)
+    draw.rounded_rectangle(
+        box, radius=7, fill=_PANEL_TURN if is_turn else _PANEL, outline=outline, width=3 if outline else 1
+    )
     # Name, empire, counts and badges.
     x0 = MARGIN + 10
     _text(image, x0, top + 14, f"player_{seat}", 15)
     _text(image, x0 + 74, top + 14, f"seat {seat}", 11, _MUTED)
     empire = state.empire[seat]
-    _text(image, x0, top + 34, EMPIRE_NAMES[empire] if empire != NO_EMPIRE else "no empire", 13,
-          _EMPIRE_TEXT[empire])
+    _text(image, x0, top + 34, EMPIRE_NAMES[empire] if empire != NO_EMPIRE else "no empire", 13, _EMPIRE_TEXT[empire])
     counts = f"hand {state.hand_sizes[seat]}   pillars {state.pillar_count(seat)}/{PILLARS_TO_WIN}"
     _text(image, x0, top + 52, counts, 11)
     bx = x0
@@ -417,13 +419,13 @@ def _draw_panel(image, draw, state: PillarsState, seat: int) -> None:
     _text(image, hx, top + 10, f"hand ({state.hand_sizes[seat]})", 10, _MUTED)
     per_row = (WIDTH - MARGIN - 6 - hx) // CARD_STEP
     held = [k for k, c in enumerate(state.hands[seat]) if c]
-    shown = held if len(held) <= 2 * per_row else held[:2 * per_row - 1]
+    shown = held if len(held) <= 2 * per_row else held[: 2 * per_row - 1]
     for i, kind in enumerate(shown):
         row, col = divmod(i, per_row)
         spot = (hx + col * CARD_STEP, top + 20 + row * (CARD_H + 3))
         _paste(image, _kind_glyph(state, kind, state.hands[seat][kind]), spot)
     if len(shown) < len(held):
-        rest = sum(state.hands[seat][k] for k in held[len(shown):])
+        rest = sum(state.hands[seat][k] for k in held[len(shown) :])
         i = len(shown)
         spot = (hx + (i % per_row) * CARD_STEP, top + 20 + (i // per_row) * (CARD_H + 3))
         _paste(image, _empty_slot(f"+{rest}"), spot)

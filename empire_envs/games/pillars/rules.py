@@ -213,7 +213,7 @@ def legal_actions(state: PillarsState) -> list[int]:
     # Battles sit between the trades and the pillars in the table.
     lay = layout(state)
     before = [a for a in actions if a < lay.battle]
-    return before + list(range(*battles)) + actions[len(before):]
+    return before + list(range(*battles)) + actions[len(before) :]
 
 
 def _legal_parts(state: PillarsState) -> tuple[list[int], tuple[int, int] | None]:
@@ -233,14 +233,12 @@ def _legal_parts(state: PillarsState) -> tuple[list[int], tuple[int, int] | None
     if phase in (RPS_ATTACKER, RPS_DEFENDER):
         return [lay.throw, lay.throw + 1, lay.throw + 2], None
     if phase == TRADE_PICK:
-        return [
-            lay.pick_index(o) for o in range(1, state.n) if state.offers[_seat(state, player, o)] >= 0
-        ], None
+        return [lay.pick_index(o) for o in range(1, state.n) if state.offers[_seat(state, player, o)] >= 0], None
     if phase == SKIP_TARGET:
-        actions = [lay.skip_index(o) for o in skip_targets(state, player)]
-        if state.config.skip_optional or not actions:
-            actions.append(lay.no_skip)
-        return actions, None
+        skips = [lay.skip_index(o) for o in skip_targets(state, player)]
+        if state.config.skip_optional or not skips:
+            skips.append(lay.no_skip)
+        return skips, None
     actions: list[int] = []
     battles = None
     kinds_now = _interaction_kinds(state, player)
@@ -265,7 +263,7 @@ def legal_mask(state: PillarsState) -> np.ndarray:
     if actions:
         mask[actions] = 1
     if battles is not None:
-        mask[battles[0]:battles[1]] = 1
+        mask[battles[0] : battles[1]] = 1
     return mask
 
 
@@ -415,9 +413,7 @@ def _open_trade(state: PillarsState, trader: int, kind: int) -> None:
     state.trade_trader = trader
     state.trade_tabled = kind
     state.known[trader][kind] = max(state.known[trader][kind], 1)
-    state.trade_queue = [
-        s for s in ((trader + o) % state.n for o in range(1, state.n)) if state.hand_sizes[s] > 0
-    ]
+    state.trade_queue = [s for s in ((trader + o) % state.n for o in range(1, state.n)) if state.hand_sizes[s] > 0]
     state.phase = TRADE_OFFER
 
 
@@ -443,9 +439,7 @@ def _pick(state: PillarsState, trader: int, partner: int) -> None:
     state.known[trader][taken] += 1
 
 
-def _open_battle(
-    state: PillarsState, attacker: int, defender: int, kind: int, rng: np.random.Generator
-) -> None:
+def _open_battle(state: PillarsState, attacker: int, defender: int, kind: int, rng: np.random.Generator) -> None:
     """Sections 21-27: the env answers truthfully; a "yes" leads to rock-paper-scissors."""
     state.battle_attacker = attacker
     state.battle_defender = defender
@@ -494,9 +488,7 @@ def _resolve_battle(state: PillarsState, attacker_wins: bool) -> None:
     _finish_interaction(state)
 
 
-def _lay_pillar(
-    state: PillarsState, player: int, rank: int, jokers: int, rng: np.random.Generator
-) -> None:
+def _lay_pillar(state: PillarsState, player: int, rank: int, jokers: int, rng: np.random.Generator) -> None:
     """Sections 28-36: naturals in suit order, then jokers; the first pillar draws 6."""
     hand, laid, known = state.hands[player], state.pillar_cards[player], state.known[player]
     needed = 4 - jokers
@@ -680,7 +672,8 @@ def determinize(state: PillarsState, player: int, rng: np.random.Generator) -> P
         new_hand = state.known[seat][:]
         missing = state.hand_sizes[seat] - sum(new_hand)
         if excluded is not None and excluded[0] == seat:
-            picked, rest = [], []
+            picked: list[int] = []
+            rest: list[int] = []
             for k in pool:
                 (rest if k == excluded[1] or len(picked) >= missing else picked).append(k)
             pool = rest

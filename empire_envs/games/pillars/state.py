@@ -22,8 +22,15 @@ from .config import PillarsConfig
 # Phases: what the pending decision is about (OVER when the episode has ended).
 MAIN, BUILD, DISCARD, SKIP_TARGET, TRADE_OFFER, TRADE_PICK, RPS_ATTACKER, RPS_DEFENDER, OVER = range(9)
 PHASE_NAMES = (
-    "main", "build", "discard", "skip target", "trade offer", "trade pick",
-    "rps attacker", "rps defender", "over",
+    "main",
+    "build",
+    "discard",
+    "skip target",
+    "trade offer",
+    "trade pick",
+    "rps attacker",
+    "rps defender",
+    "over",
 )
 NUM_DECISION_PHASES = 8
 
@@ -100,9 +107,7 @@ def _card_kinds() -> KindSet:
 
     labels = tuple(RANK_LABELS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52)) + ("Joker",)
     rank_kinds = tuple(rank_kind(c) for c in range(52)) + (13,)
-    naturals = tuple(
-        tuple(c for c in range(52) if rank_kinds[c] == r + 1) for r in range(NUM_PILLAR_RANKS)
-    )
+    naturals = tuple(tuple(c for c in range(52) if rank_kinds[c] == r + 1) for r in range(NUM_PILLAR_RANKS))
     return KindSet(
         size=53,
         labels=labels,
@@ -150,14 +155,41 @@ class PillarsState:
     """
 
     __slots__ = (
-        "config", "kinds", "n",
-        "deck", "hands", "hand_sizes", "piles", "pile_counts", "pillars", "pillar_cards",
-        "pillar_jokers", "empire", "pending_skip", "known",
-        "current", "turn", "phase", "main_done", "bonus_used", "origin",
-        "trade_trader", "trade_tabled", "trade_queue", "offers", "trade_revealed",
-        "battle_attacker", "battle_defender", "battle_kind", "battle_answer", "battle_ties",
-        "pending_throw", "last_throws",
-        "outcome", "winner", "coin_flips",
+        "config",
+        "kinds",
+        "n",
+        "deck",
+        "hands",
+        "hand_sizes",
+        "piles",
+        "pile_counts",
+        "pillars",
+        "pillar_cards",
+        "pillar_jokers",
+        "empire",
+        "pending_skip",
+        "known",
+        "current",
+        "turn",
+        "phase",
+        "main_done",
+        "bonus_used",
+        "origin",
+        "trade_trader",
+        "trade_tabled",
+        "trade_queue",
+        "offers",
+        "trade_revealed",
+        "battle_attacker",
+        "battle_defender",
+        "battle_kind",
+        "battle_answer",
+        "battle_ties",
+        "pending_throw",
+        "last_throws",
+        "outcome",
+        "winner",
+        "coin_flips",
     )
 
     def __init__(self, config: PillarsConfig) -> None:
@@ -202,7 +234,7 @@ class PillarsState:
         self.pending_throw = -1
         self.last_throws = [-1, -1]
 
-    def clone(self) -> "PillarsState":
+    def clone(self) -> PillarsState:
         """An exact, independent copy (the config and kind tables are shared: they are frozen)."""
         other = PillarsState.__new__(PillarsState)
         other.config = self.config

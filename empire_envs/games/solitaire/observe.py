@@ -43,7 +43,7 @@ _OUT = LAYOUT.start("out of game")
 
 def observe(state: SolitaireState) -> np.ndarray:
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    indices = []
+    indices: list[int] = []
     for cell, card in enumerate(state.grid):
         if card >= 0:
             base = cell * CARD_SIZE

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ...core.cards import card_str, is_black
@@ -16,7 +15,7 @@ def to_text(state: SolitaireState) -> str:
         f" | cards in grid {state.cards_in_grid()}"
     ]
     for row in range(ROWS):
-        cells = state.grid[row * COLS:(row + 1) * COLS]
+        cells = state.grid[row * COLS : (row + 1) * COLS]
         lines.append("  " + " ".join(f"{card_str(c) if c >= 0 else '.':>3}" for c in cells))
     if state.revealed >= 0:
         lines.append(f"Revealed: {card_str(state.revealed)} (place it on an empty cell)")
@@ -56,7 +55,9 @@ def to_rgb(state: SolitaireState) -> np.ndarray:
     for index in range(len(state.stock)):
         draw.rounded_rectangle(
             (sx - 4 * index, 30 + 4 * index, sx - 4 * index + 40, 30 + 4 * index + 56),
-            radius=5, fill=_BACK_FILL, outline=_BLACK,
+            radius=5,
+            fill=_BACK_FILL,
+            outline=_BLACK,
         )
     draw.text((sx - 10, 96), "stock", fill=_TEXT, font=small)
     if state.revealed >= 0:
@@ -66,5 +67,3 @@ def to_rgb(state: SolitaireState) -> np.ndarray:
     if state.outcome:
         draw.text((12, HEIGHT - 24), f"Result: {OUTCOME_NAMES[state.outcome]}", fill=_TEXT, font=font)
     return np.asarray(image, dtype=np.uint8).copy()
-
-

@@ -205,5 +205,5 @@ def determinize(state: SolitaireState, rng: np.random.Generator | int | None = N
     hidden = sorted(copy.stock + copy.unused)
     pool = shuffled(hidden, rng)
     copy.stock = pool[: len(copy.stock)]
-    copy.unused = pool[len(copy.stock):]
+    copy.unused = pool[len(copy.stock) :]
     return copy

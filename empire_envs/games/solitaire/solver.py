@@ -85,9 +85,7 @@ class SolveResult:
     counters: dict[str, int] = field(default_factory=dict)
 
 
-def solve(
-    tableau: Sequence[int | str | None], stock: Sequence[int | str], backend: str = "auto"
-) -> list[int] | None:
+def solve(tableau: Sequence[int | str | None], stock: Sequence[int | str], backend: str = "auto") -> list[int] | None:
     """A winning line (env action indices) for this position, or None when it cannot be won.
 
     ``tableau``: the 15 cells row by row (cards, or -1 / None for an empty cell);
@@ -171,7 +169,11 @@ def _solve_python(grid, stock, node_limit) -> SolveResult:
         moves, winnable = None, None
     line = _line_from_moves(moves) if moves is not None else None
     return SolveResult(
-        winnable, line, search.nodes, time.perf_counter() - start, "python",
+        winnable,
+        line,
+        search.nodes,
+        time.perf_counter() - start,
+        "python",
         counters={"lost_positions": len(search.lost)},
     )
 
@@ -352,8 +354,7 @@ def _k_connected(mask, match):
 
 def _k_bucket(lo, hi, tt_bits):
     """The index in ``tt`` of the bucket (4 entries of 2 words) of key (lo, hi)."""
-    h = (lo * np.uint64(0x9E3779B97F4A7C15)) ^ ((hi + np.uint64(0xC2B2AE3D27D4EB4F))
-                                                * np.uint64(0xBF58476D1CE4E5B9))
+    h = (lo * np.uint64(0x9E3779B97F4A7C15)) ^ ((hi + np.uint64(0xC2B2AE3D27D4EB4F)) * np.uint64(0xBF58476D1CE4E5B9))
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x9E3779B97F4A7C15)
     return np.int64(h >> np.uint64(64 - (tt_bits - 2))) * 8
@@ -377,9 +378,27 @@ def _k_rehash(old, new, new_bits, generation):
         new[slot + 1] = hi
 
 
-def _k_search(grid0, nstock, match, captured0, forward, lowbit, between, tt, tt_bits,
-              generation, memo, node_limit, store_limit, use_sleep, order, seed, line, counters,
-              ws):
+def _k_search(
+    grid0,
+    nstock,
+    match,
+    captured0,
+    forward,
+    lowbit,
+    between,
+    tt,
+    tt_bits,
+    generation,
+    memo,
+    node_limit,
+    store_limit,
+    use_sleep,
+    order,
+    seed,
+    line,
+    counters,
+    ws,
+):
     """The search from ``grid0`` (local ids). Returns 1 (won: ``line[:counters[0]]`` holds the
     moves), 0 (lost), -1 (``node_limit`` nodes searched) or -2 (more than ``store_limit``
     positions stored: the caller grows the table and calls again with the same workspace ``ws``,
@@ -742,8 +761,9 @@ def _load_fast() -> None:
         _FAST["compiled"] = False
 
 
-def _solve_fast(grid, stock, node_limit, restarts: bool = True, use_sleep: bool = True,
-                fixed_bits: int | None = None) -> SolveResult:
+def _solve_fast(
+    grid, stock, node_limit, restarts: bool = True, use_sleep: bool = True, fixed_bits: int | None = None
+) -> SolveResult:
     """The fast backend; ``restarts``, ``use_sleep`` and ``fixed_bits`` (a private table of that
     size, never grown) are for tests and measurements."""
     if not _fast_available():
@@ -774,17 +794,27 @@ def _solve_fast(grid, stock, node_limit, restarts: bool = True, use_sleep: bool 
                 match[i] |= 1 << j
     phases = list(RESTART_PHASES) if restarts else []
     status, moves, counters, stats = _run_kernel(
-        grid0, len(stock), match, _captured_before(grid, stock), node_limit, phases, use_sleep,
+        grid0,
+        len(stock),
+        match,
+        _captured_before(grid, stock),
+        node_limit,
+        phases,
+        use_sleep,
         fixed_bits,
     )
     winnable = None if status < 0 else bool(status)
     line = _line_from_moves(moves) if status == 1 else None
-    names = ("line_moves", "nodes", "table_hits", "table_stores", "connectivity_prunes",
-             "sleeping_moves_skipped")
-    figures = {name: int(v) for name, v in zip(names, counters)}
+    names = ("line_moves", "nodes", "table_hits", "table_stores", "connectivity_prunes", "sleeping_moves_skipped")
+    figures = {name: int(v) for name, v in zip(names, counters, strict=True)}
     figures.update(stats)
     return SolveResult(
-        winnable, line, figures["nodes"], time.perf_counter() - start, "fast", compile_seconds,
+        winnable,
+        line,
+        figures["nodes"],
+        time.perf_counter() - start,
+        "fast",
+        compile_seconds,
         figures,
     )
 
@@ -830,8 +860,7 @@ class _Table:
         self.array, self.bits = bigger, bits
 
 
-def _run_kernel(grid0, nstock, match, captured, node_limit, phases, use_sleep=True,
-                fixed_bits=None):
+def _run_kernel(grid0, nstock, match, captured, node_limit, phases, use_sleep=True, fixed_bits=None):
     """Run the compiled search: the restart ``phases`` ((order, budget) pairs), then an
     unbounded deterministic phase, all within ``node_limit`` nodes in total (None: no limit).
     Returns (status, moves, counters, {"phases": run, "table_bits": final size}).
@@ -870,9 +899,24 @@ def _run_kernel(grid0, nstock, match, captured, node_limit, phases, use_sleep=Tr
                     break
                 grows = table.bits < max_bits
                 status = _FAST["search"](
-                    grid0, nstock, match, captured, _FAST["forward"], _FAST["lowbit"],
-                    _FAST["between"], table.array, table.bits, generation, memo, limit,
-                    (1 << table.bits) if grows else 0, use_sleep, order, phase, line, counters,
+                    grid0,
+                    nstock,
+                    match,
+                    captured,
+                    _FAST["forward"],
+                    _FAST["lowbit"],
+                    _FAST["between"],
+                    table.array,
+                    table.bits,
+                    generation,
+                    memo,
+                    limit,
+                    (1 << table.bits) if grows else 0,
+                    use_sleep,
+                    order,
+                    phase,
+                    line,
+                    counters,
                     ws,
                 )
                 if status != -2:
@@ -894,5 +938,4 @@ def _warm_up() -> None:
     match = np.array([2, 1], dtype=np.int64)
     _run_kernel(grid0, 0, match, True, None, [])
     table = _Table()  # and the table's growth
-    _FAST["rehash"](table.array, np.zeros(2 << (TT_MIN_BITS + 2), dtype=np.uint64),
-                    TT_MIN_BITS + 2, table.new_solve())
+    _FAST["rehash"](table.array, np.zeros(2 << (TT_MIN_BITS + 2), dtype=np.uint64), TT_MIN_BITS + 2, table.new_solve())

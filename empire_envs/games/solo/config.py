@@ -42,8 +42,7 @@ class SoloConfig:
         values = tuple(self.shaping_values)
         if len(values) != 5:
             raise ValueError(
-                "shaping_values needs 5 numbers (super, battalion, native, builder, base), "
-                f"got {len(values)}"
+                f"shaping_values needs 5 numbers (super, battalion, native, builder, base), got {len(values)}"
             )
         for value in values:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -55,7 +54,6 @@ class SoloConfig:
             raise TypeError(f"shaping_cap must be a number, got {self.shaping_cap!r}")
         if not 0 <= self.shaping_cap < 1:
             raise ValueError(
-                f"shaping_cap must be in [0, 1) so shaping stays below the win reward, "
-                f"got {self.shaping_cap!r}"
+                f"shaping_cap must be in [0, 1) so shaping stays below the win reward, got {self.shaping_cap!r}"
             )
         object.__setattr__(self, "shaping_cap", float(self.shaping_cap))

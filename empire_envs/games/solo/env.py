@@ -9,7 +9,6 @@ from ...core.docstrings import env_docstring
 from ...core.game import SinglePlayerGame
 from . import GAME, actions, observe
 
-
 _DOC = """Empire solo: recruit soldiers, fight the face cards, stack toward three bases.
 
 ## Description

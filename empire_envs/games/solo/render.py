@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ...core.cards import card_str, is_black, rank_of
@@ -48,9 +47,7 @@ def battle_text(state: SoloState) -> str:
     rank = rank_of(state.attacker)
     parts = [f"Battle: {_ATTACKER_NAMES[rank]} {card_str(state.attacker)}"]
     if state.enemies:
-        parts.append("enemies " + ", ".join(
-            f"{card_str(card)} ({rules.VALUE[card]})" for card in state.enemies
-        ))
+        parts.append("enemies " + ", ".join(f"{card_str(card)} ({rules.VALUE[card]})" for card in state.enemies))
     if state.mode in (SUM, SPLIT):
         parts.append("mode " + ("SUM" if state.mode == SUM else "SPLIT"))
     if state.phase == SEND and state.outcome == ONGOING:
@@ -144,8 +141,7 @@ def to_rgb(state: SoloState) -> np.ndarray:
 
 def _card(draw, x: int, y: int, card: int, font, face_down: bool = False) -> None:
     if face_down:
-        draw.rounded_rectangle((x, y, x + _CARD_H, y + _CARD_W), radius=5, fill=_BASE_FILL,
-                               outline=_BLACK)
+        draw.rounded_rectangle((x, y, x + _CARD_H, y + _CARD_W), radius=5, fill=_BASE_FILL, outline=_BLACK)
         draw.text((x + 5, y + 4), card_str(card), fill=_TEXT, font=font)
         draw.text((x + 5, y + 24), "base", fill=_TEXT, font=font)
         return
@@ -153,5 +149,3 @@ def _card(draw, x: int, y: int, card: int, font, face_down: bool = False) -> Non
     draw.rounded_rectangle(box, radius=5, fill=_CARD_FILL, outline=_BLACK)
     colour = _BLACK if is_black(card) else _RED
     draw.text((x + 5, y + 4), card_str(card), fill=colour, font=font)
-
-

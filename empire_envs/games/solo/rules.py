@@ -58,9 +58,7 @@ IS_SOLDIER = tuple(rank_of(card) <= 9 for card in range(NUM_CARDS))
 #: J, Q, K of any suit.
 IS_FACE = tuple(rank_of(card) >= 10 for card in range(NUM_CARDS))
 #: Black (clubs, spades) J, Q, K or A: promotes battalions and founds bases.
-IS_PROMOTION = tuple(
-    (card // 13 in (0, 3)) and rank_of(card) in (0, 10, 11, 12) for card in range(NUM_CARDS)
-)
+IS_PROMOTION = tuple((card // 13 in (0, 3)) and rank_of(card) in (0, 10, 11, 12) for card in range(NUM_CARDS))
 #: Black J, Q, K: the face cards a native may take as its recruit.
 IS_BLACK_FACE = tuple(IS_FACE[card] and IS_PROMOTION[card] for card in range(NUM_CARDS))
 
@@ -209,11 +207,7 @@ def legal_actions(state: SoloState) -> list[int]:
         if IS_SOLDIER[card]:
             legal += [A.PLACE[t] for t in range(NUM_TERRITORIES) if kind[t] == EMPTY]
             legal += [A.STACK[i] for i in KEEPS if kind[i] == SOLDIER]
-            legal += [
-                A.RECRUIT[t]
-                for t in range(NUM_TERRITORIES)
-                if kind[t] in _HOSTS and recruit[t] < 0
-            ]
+            legal += [A.RECRUIT[t] for t in range(NUM_TERRITORIES) if kind[t] in _HOSTS and recruit[t] < 0]
             legal.append(A.DISCARD)
         else:
             black_face = IS_BLACK_FACE[card]
@@ -226,11 +220,7 @@ def legal_actions(state: SoloState) -> list[int]:
             legal += [A.PROMOTE[i] for i in KEEPS if kind[i] == BATTALION]
             for i in KEEPS:
                 if kind[i] == BUILDER:
-                    legal += [
-                        A.FOUND[i, t]
-                        for t in range(NUM_TERRITORIES)
-                        if t == i or kind[t] == EMPTY
-                    ]
+                    legal += [A.FOUND[i, t] for t in range(NUM_TERRITORIES) if t == i or kind[t] == EMPTY]
         if IS_FACE[card]:
             legal.append(A.FIGHT)
         return legal
@@ -241,11 +231,7 @@ def legal_actions(state: SoloState) -> list[int]:
         return legal
     # SEND
     legal += [A.SEND[t] for t in range(NUM_TERRITORIES) if kind[t] != EMPTY]
-    legal += [
-        A.SEND_RECRUIT[t]
-        for t in range(NUM_TERRITORIES)
-        if kind[t] in _HOSTS and state.recruit[t] >= 0
-    ]
+    legal += [A.SEND_RECRUIT[t] for t in range(NUM_TERRITORIES) if kind[t] in _HOSTS and state.recruit[t] >= 0]
     return legal
 
 
@@ -253,14 +239,10 @@ def _add_merges(state: SoloState, legal: list[int]) -> None:
     kind, recruit = state.unit_kind, state.recruit
     for i in KEEPS:
         target = kind[i]
-        if target == SOLDIER or target == SUPER:
+        if target in (SOLDIER, SUPER):
             legal += [A.MERGE[j, i] for j in range(NUM_TERRITORIES) if j != i and kind[j] == target]
         elif target == NATIVE and recruit[i] >= 0:
-            legal += [
-                A.MERGE[j, i]
-                for j in KEEPS
-                if j != i and kind[j] == NATIVE and recruit[j] >= 0
-            ]
+            legal += [A.MERGE[j, i] for j in KEEPS if j != i and kind[j] == NATIVE and recruit[j] >= 0]
 
 
 def _has_merge(state: SoloState) -> bool:
@@ -279,9 +261,7 @@ def legal_mask(state: SoloState) -> np.ndarray:
 # --------------------------------------------------------------------------- transitions
 
 
-def apply(
-    state: SoloState, action: int, rng: np.random.Generator | int | None = None
-) -> tuple[SoloState, float]:
+def apply(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> tuple[SoloState, float]:
     """Pure transition: a new state and the reward; ``state`` is left as it was."""
     child = state.clone()
     reward = step(child, action, rng)
@@ -331,20 +311,25 @@ def _do_merge(state: SoloState, j: int, i: int, rng) -> float:
         state,
         state.phase == ORGANIZE or (in_battle and state.config.merge_in_battle),
         "merges happen in the organize phase" + (" (merge_in_battle is off)" if in_battle else ""),
-        Kind.MERGE, j, i,
+        Kind.MERGE,
+        j,
+        i,
     )
     kind = state.unit_kind
     same = kind[i] == kind[j] and kind[i] in _MERGED
     if same and kind[i] == NATIVE:
         same = state.recruit[i] >= 0 and state.recruit[j] >= 0
     _require(
-        state, same,
+        state,
+        same,
         "only soldier+soldier, super+super or native-with-recruit pairs merge",
-        Kind.MERGE, j, i,
+        Kind.MERGE,
+        j,
+        i,
     )
     merged = _MERGED[kind[i]]
     if merged == BUILDER:
-        cards = (state.unit_cards[i][0], state.recruit[i], state.unit_cards[j][0], state.recruit[j])
+        cards: tuple[int, ...] = (state.unit_cards[i][0], state.recruit[i], state.unit_cards[j][0], state.recruit[j])
         state.recruit[i] = state.recruit[j] = -1
     else:
         cards = state.unit_cards[i] + state.unit_cards[j]
@@ -384,7 +369,8 @@ def _do_recruit(state: SoloState, t: int, b: int, rng) -> float:
         state,
         kind == BASE or IS_SOLDIER[card] or IS_BLACK_FACE[card],
         "a native recruits only soldiers and black J/Q/K",
-        Kind.RECRUIT, t,
+        Kind.RECRUIT,
+        t,
     )
     state.recruit[t] = card
     state.drawn = -1
@@ -452,8 +438,11 @@ def _do_send(state: SoloState, t: int, b: int, rng, recruit_only: bool = False) 
     _require(state, unit != EMPTY, f"territory {t} is empty", kind, t)
     if recruit_only:
         _require(
-            state, unit in _HOSTS and state.recruit[t] >= 0, f"the unit at {t} has no recruit",
-            kind, t,
+            state,
+            unit in _HOSTS and state.recruit[t] >= 0,
+            f"the unit at {t} has no recruit",
+            kind,
+            t,
         )
     value = unit_value(state, t, recruit_only)
     beats = value >= enemy_target(state)
@@ -476,8 +465,9 @@ def _do_send(state: SoloState, t: int, b: int, rng, recruit_only: bool = False) 
     return _lose_round(state, rng)
 
 
-def _require_reacting(state: SoloState, allowed: tuple[bool, ...], why: str, kind: Kind,
-                      a: int = -1, b: int = -1) -> None:
+def _require_reacting(
+    state: SoloState, allowed: tuple[bool, ...], why: str, kind: Kind, a: int = -1, b: int = -1
+) -> None:
     _require(state, state.phase == REACT and allowed[state.drawn], why, kind, a, b)
 
 
