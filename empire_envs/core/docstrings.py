@@ -4,11 +4,11 @@ from __future__ import annotations
 
 
 def rst_tables(module_doc: str) -> str:
-    """The reST tables of a module docstring: from the line before the first ``=====`` rule
-    (when it is a heading or blank-separated caption) to the end."""
+    """The reST tables of a module docstring: from the first ``=====`` rule to the end (the
+    prose before it, captions included, stays with the module)."""
     lines = module_doc.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("====="))
-    return "\n".join(lines[first - 2 if lines[first - 2] else first :]).strip()
+    return "\n".join(lines[first:]).strip()
 
 
 def env_docstring(template: str, actions_module, observe_module) -> str:
