@@ -76,7 +76,9 @@ class AECAdapter(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self._action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space] = {
+            agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents
+        }
         self._np_random: np.random.Generator | None = None
         self.game_state: Any = None
         self.agents: list[str] = []

@@ -139,7 +139,7 @@ class GymAdapter(gym.Env):
             return np.zeros(self.game.num_actions, dtype=np.int8)
         return self.game.legal_mask(self.state)
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> Any:  # str (ansi), an RGB array (rgb_array) or None; gymnasium types it loosely
         if self.state is None:
             raise ResetNeeded("call reset() before render()")
         if self.render_mode == "ansi":

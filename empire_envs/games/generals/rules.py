@@ -353,10 +353,13 @@ def fresh_value(state: GeneralsState, seat: int) -> int:
     return sum(map(mul, state.players[seat].supply_fresh, state.tables.value))
 
 
+def money(state: GeneralsState, seat: int) -> int:
+    """What the seat can pay right now: its budget and every ready Supply Line card (ruling 24)."""
+    return state.players[seat].budget + ready_value(state, seat)
+
+
 def can_pay(state: GeneralsState, seat: int, amount: int) -> bool:
-    """Ruling 24: the budget plus every ready Supply Line card covers the amount."""
-    budget = state.players[seat].budget
-    return amount <= budget or amount <= budget + ready_value(state, seat)
+    return amount <= money(state, seat)
 
 
 def payment_choice(state: GeneralsState, seat: int, amount: int) -> list[int]:
@@ -525,21 +528,15 @@ def _single_action(state: GeneralsState) -> int | None:
     return legal[0] if len(legal) == 1 else None
 
 
-def _money(state: GeneralsState, seat: int) -> int:
-    """What the seat can pay right now: its budget and every ready Supply Line card."""
-    player = state.players[seat]
-    return player.budget + sum(map(mul, player.supply_ready, state.tables.value))
-
-
 def _kingdom_plays(state: GeneralsState, seat: int) -> Iterator[int]:
     """Ruling 33 and the KINGDOM row: Kingdom (fewer than 8), Strategy, Capitol and main
     tactics, ascending."""
     player = state.players[seat]
     tables = state.tables
     hand, cost, banned = player.hand, tables.cost, state.banned
-    money = _money(state, seat)
+    money_at_hand = money(state, seat)
     for kind in tables.kingdom_phase_kinds:
-        if not hand[kind] or kind in banned or cost[kind] > money:
+        if not hand[kind] or kind in banned or cost[kind] > money_at_hand:
             continue
         card = tables.kinds[kind]
         if card.type == "kingdom":
@@ -559,7 +556,7 @@ def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterato
     player = state.players[seat]
     tables = state.tables
     hand, banned = player.hand, state.banned
-    money = _money(state, seat)
+    money_at_hand = money(state, seat)
     has_slot = free_slot(player) >= 0
     at_cap = len(generals_in_play(state, seat)) >= state.config.max_generals
     discount = statics(state, seat)["soldier_discount"]
@@ -568,7 +565,7 @@ def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterato
             continue
         general = tables.is_general[kind]
         cost = tables.cost[kind] if general else max(0, tables.cost[kind] - discount)
-        if cost > money:
+        if cost > money_at_hand:
             continue
         # a General at the cap replaces one of the seat's Generals, which frees a slot
         if not (has_slot or (general and at_cap)):
@@ -580,7 +577,7 @@ def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterato
         if unit is None:
             continue
         ability = tables.kinds[unit.kind].ability
-        if ability is not None and not unit.ability_used and ability.cost <= money:
+        if ability is not None and not unit.ability_used and ability.cost <= money_at_hand:
             yield lay.activate + slot
         if tables.is_soldier[unit.kind]:
             yield lay.discard_unit + slot
@@ -616,9 +613,9 @@ def _tactic_plays(state: GeneralsState, seat: int) -> Iterator[int]:
     side = "attacker" if attacking else "defender"
     tables = state.tables
     hand, banned = state.players[seat].hand, state.banned
-    money = _money(state, seat)
+    money_at_hand = money(state, seat)
     for kind in tables.battle_tactic_kinds:
-        if not hand[kind] or kind in banned or tables.cost[kind] > money:
+        if not hand[kind] or kind in banned or tables.cost[kind] > money_at_hand:
             continue
         card = tables.kinds[kind]
         if card.side not in ("any", side):
