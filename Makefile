@@ -15,7 +15,7 @@ $(PY):
 # torch first, so that the train extra (stable-baselines3) finds it and pulls nothing bigger
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet '$(TORCH)'
-	$(PY) -m pip install --quiet -e '.[dev,train]'
+	$(PY) -m pip install --quiet -e '.[dev,train,distributed]'
 	touch $@
 
 demo: $(STAMP)

@@ -107,9 +107,11 @@ def _load(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
-#: spec prefixes of agents loaded from a file: ``ppo:PATH`` (a MaskablePPO ``.zip``)
+#: spec prefixes of agents loaded from a file: ``ppo:PATH`` (a MaskablePPO ``.zip``), ``rllib:PATH``
+#: (an RLlib checkpoint, needs the ``distributed`` extra)
 FILE_AGENTS: dict[str, str] = {
     "ppo": "empire_envs.agents.ppo:PPOAgent",
+    "rllib": "empire_envs.agents.rllib_agent:RLlibAgent",
 }
 
 
