@@ -434,7 +434,7 @@ def _ability(value: object) -> Ability:
 
 _EVERY_TYPE = frozenset(CARD_TYPES)
 _UNIT_OR_STATIC = UNIT_TYPES | STATIC_TYPES
-_STATIC_COUNTS = (
+STATIC_COUNTS = (
     "harvest",
     "draw_extra",
     "ch_per_turn",
@@ -447,6 +447,9 @@ _STATIC_COUNTS = (
     "hand_limit",
     "on_block_kill_ch",
 )
+#: every effect a Kingdom, Strategy or Capitol card holds while in play: the counts, then the
+#: keywords granted to all of the owner's Soldiers
+STATIC_EFFECTS = (*STATIC_COUNTS, "grant_raider", "grant_no_pull")
 
 CARD_KEYS: dict[str, tuple[frozenset[str], Callable[[object], Any]]] = {
     "ref": (_EVERY_TYPE, _positive),
@@ -471,7 +474,7 @@ CARD_KEYS: dict[str, tuple[frozenset[str], Callable[[object], Any]]] = {
     "on_play_draw": (UNIT_TYPES, _count),
     "on_kill_ch": (UNIT_TYPES, _count),
     "ability": (UNIT_TYPES, _ability),
-    **{key: (STATIC_TYPES, _count) for key in _STATIC_COUNTS},
+    **{key: (STATIC_TYPES, _count) for key in STATIC_COUNTS},
     "grant_raider": (STATIC_TYPES, _flag),
     "grant_no_pull": (STATIC_TYPES, _flag),
     "timing": (frozenset({"tactics"}), _choice(TIMINGS)),

@@ -18,6 +18,7 @@ import numpy as np
 from ...core.errors import IllegalActionError
 from . import cards as card_data
 from .actions import ActionLayout, Kind, layout_for
+from .cards import STATIC_EFFECTS
 from .config import BASE_HAND_LIMIT, MAX_KINGDOM, GeneralsConfig
 from .state import (
     ARMY,
@@ -43,21 +44,6 @@ from .state import (
     Unit,
 )
 
-STATIC_EFFECTS = (
-    "harvest",
-    "draw_extra",
-    "ch_per_turn",
-    "soldier_str",
-    "soldier_life",
-    "general_str",
-    "general_life",
-    "camp_life_all",
-    "soldier_discount",
-    "hand_limit",
-    "on_block_kill_ch",
-    "grant_raider",
-    "grant_no_pull",
-)
 EMPIRES = ("rome", "mongols", "egypt", "franks")
 
 PLAY_TURN, PASS, DRAW_PLAYING, DRAW_SUPPLY, END_PHASE, NO_BLOCK, NO_TACTIC = range(7)
