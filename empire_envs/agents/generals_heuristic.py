@@ -56,10 +56,10 @@ def seat_score(state: GeneralsState, seat: int) -> float:
     )
     might = 0.0
     generals = 0
-    for slot, unit in enumerate(player.units):
-        if unit is None:
+    for unit, numbers in zip(player.units, rules.unit_numbers(state, seat), strict=True):
+        if unit is None or numbers is None:
             continue
-        might += 0.5 * (rules.unit_strength(state, seat, slot) + rules.unit_life(state, seat, slot))
+        might += 0.5 * sum(numbers)
         generals += state.tables.is_general[unit.kind]
     return (
         CH_WEIGHT * player.ch

@@ -234,75 +234,42 @@ def has_keyword(state: GeneralsState, seat: int, kind: int, keyword: str) -> boo
     return False
 
 
+def _obeys_pull(card, general: bool, granted_no_pull: bool) -> bool:
+    """Rulings 34-35: a Soldier waits a turn in the Warcamp unless ``no_pull`` (its own or
+    granted to all the owner's Soldiers); a General only with the ``pull`` keyword."""
+    if general:
+        return "pull" in card.keywords
+    return not ("no_pull" in card.keywords or granted_no_pull)
+
+
 def obeys_pull(state: GeneralsState, seat: int, kind: int) -> bool:
-    """Rulings 34-35: a Soldier waits a turn in the Warcamp unless ``no_pull``; a General only
-    with the ``pull`` keyword."""
-    if state.tables.is_general[kind]:
-        return "pull" in state.tables.kinds[kind].keywords
-    return not has_keyword(state, seat, kind, "no_pull")
-
-
-def may_enter_bf(state: GeneralsState, seat: int, slot: int) -> bool:
-    unit = state.players[seat].units[slot]
-    if unit is None or unit.zone != WC:
-        return False
-    return not obeys_pull(state, seat, unit.kind) or state.players[seat].turns_taken > unit.entered_turn
+    granted = statics(state, seat)["grant_no_pull"] > 0
+    return _obeys_pull(state.tables.kinds[kind], state.tables.is_general[kind], granted)
 
 
 def bf_entry_flags(state: GeneralsState, seat: int) -> list[bool]:
-    """``may_enter_bf`` for every slot of the seat at once (one look at its statics)."""
+    """Per slot, whether the unit there may move from the Warcamp to the Battlefield now."""
     player = state.players[seat]
     kinds, is_general = state.tables.kinds, state.tables.is_general
-    granted_no_pull = statics(state, seat)["grant_no_pull"] > 0
-    flags = []
-    for unit in player.units:
-        if unit is None or unit.zone != WC:
-            flags.append(False)
-            continue
-        keywords = kinds[unit.kind].keywords
-        if is_general[unit.kind]:
-            pulled = "pull" in keywords
-        else:
-            pulled = not ("no_pull" in keywords or granted_no_pull)
-        flags.append(not pulled or player.turns_taken > unit.entered_turn)
-    return flags
+    granted = statics(state, seat)["grant_no_pull"] > 0
+    return [
+        unit is not None
+        and unit.zone == WC
+        and (
+            not _obeys_pull(kinds[unit.kind], is_general[unit.kind], granted) or player.turns_taken > unit.entered_turn
+        )
+        for unit in player.units
+    ]
 
 
-def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = False) -> int:
-    """Effective strength outside tactic pumps (section 5.1)."""
-    player = state.players[seat]
-    unit = player.units[slot]
-    assert unit is not None
-    card = state.tables.kinds[unit.kind]
-    strength = card.strength
-    if unit.zone == BF:
-        strength += card.field_str
-        for other_slot, other in enumerate(player.units):
-            if other is not None and other_slot != slot and other.zone == BF:
-                strength += state.tables.kinds[other.kind].aura_str
-    if attacking:
-        strength += card.attack_str
-    strength += static_total(state, seat, "general_str" if card.type == "general" else "soldier_str")
-    return strength
-
-
-def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False) -> int:
-    """Effective life outside tactic pumps (section 5.1)."""
-    unit = state.players[seat].units[slot]
-    assert unit is not None
-    card = state.tables.kinds[unit.kind]
-    life = card.life
-    if unit.zone == WC:
-        life += card.camp_life + static_total(state, seat, "camp_life_all")
-    if blocking:
-        life += card.block_life
-    life += static_total(state, seat, "general_life" if card.type == "general" else "soldier_life")
-    return life
+def may_enter_bf(state: GeneralsState, seat: int, slot: int) -> bool:
+    return bf_entry_flags(state, seat)[slot]
 
 
 def unit_numbers(state: GeneralsState, seat: int) -> list[tuple[int, int] | None]:
     """``(strength, life)`` of every slot of the seat outside a battle (None for an empty
-    slot): ``unit_strength`` and ``unit_life`` for all units at once."""
+    slot), section 5.1: base numbers, the owner's statics, ``field_str`` and the other Generals'
+    auras in the Battlefield, ``camp_life`` and ``camp_life_all`` in the Warcamp."""
     player = state.players[seat]
     kinds = state.tables.kinds
     totals = statics(state, seat)
@@ -322,6 +289,32 @@ def unit_numbers(state: GeneralsState, seat: int) -> list[tuple[int, int] | None
             life += card.camp_life + totals["camp_life_all"]
         numbers.append((strength, life))
     return numbers
+
+
+def _numbers_at(state: GeneralsState, seat: int, slot: int) -> tuple[int, int]:
+    numbers = unit_numbers(state, seat)[slot]
+    assert numbers is not None, f"seat {seat} has no unit in slot {slot}"
+    return numbers
+
+
+def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = False) -> int:
+    """Effective strength outside tactic pumps, with ``attack_str`` when attacking."""
+    strength = _numbers_at(state, seat, slot)[0]
+    if attacking:
+        unit = state.players[seat].units[slot]
+        assert unit is not None
+        strength += state.tables.kinds[unit.kind].attack_str
+    return strength
+
+
+def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False) -> int:
+    """Effective life outside tactic pumps, with ``block_life`` when blocking."""
+    life = _numbers_at(state, seat, slot)[1]
+    if blocking:
+        unit = state.players[seat].units[slot]
+        assert unit is not None
+        life += state.tables.kinds[unit.kind].block_life
+    return life
 
 
 def effective_cost(state: GeneralsState, seat: int, kind: int) -> int:
@@ -572,8 +565,9 @@ def _army_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterato
 def _attack_actions(state: GeneralsState, seat: int, lay: ActionLayout) -> Iterator[int]:
     """The ATTACK row's moves and attacks, ascending."""
     player = state.players[seat]
+    may_enter = bf_entry_flags(state, seat)
     for slot, unit in enumerate(player.units):
-        if unit is not None and (unit.zone == BF or may_enter_bf(state, seat, slot)):
+        if unit is not None and (unit.zone == BF or may_enter[slot]):
             yield lay.move + slot
     if state.attacked or not generals_in_play(state, seat):
         return
@@ -1216,11 +1210,7 @@ def heuristic_values(state: GeneralsState) -> list[float]:
         if not player.alive:
             scores.append(None)
             continue
-        might = sum(
-            unit_strength(state, seat, u) + unit_life(state, seat, u)
-            for u, unit in enumerate(player.units)
-            if unit is not None
-        )
+        might = sum(sum(numbers) for numbers in unit_numbers(state, seat) if numbers is not None)
         scores.append(player.ch / target + 0.02 * might + 0.05 * sum(player.kingdom))
     alive = [s for s in scores if s is not None]
     mean = sum(alive) / len(alive)
