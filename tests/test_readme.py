@@ -4,22 +4,85 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import pytest
 
 from empire_envs.registry import ENTRIES
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
+#: every ```python block of the README holds exactly one of these, and the test named here runs it
+BLOCK_MARKERS = {
+    'gym.make("empire_envs/EmpireSolo-v0", render_mode="ansi")': "test_gymnasium_quickstart_runs",
+    "MaskablePPO": "test_maskable_ppo_block_trains_and_plays_through_wrappers",
+    "gym.make_vec(": "test_vector_block_plays_through_autoreset_sync_and_async",
+    'pettingzoo.make("aec"': "test_pettingzoo_quickstart_runs",
+}
 
-def test_readme_python_blocks_run(capsys):
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
-    assert len(blocks) == 2, "the README shows a Gymnasium and a PettingZoo quickstart"
-    gym_block, aec_block = blocks
-    namespace: dict = {}
-    exec(compile(gym_block, str(README), "exec"), namespace)  # noqa: S102
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+
+
+def block_with(marker: str) -> str:
+    blocks = [block for block in python_blocks() if marker in block]
+    assert len(blocks) == 1, f"the README shows {len(blocks)} python blocks with {marker!r}, not one"
+    return blocks[0]
+
+
+def run_block(block: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    exec(compile(block, str(README), "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def test_every_python_block_is_run_by_a_test():
+    for block in python_blocks():
+        markers = [marker for marker in BLOCK_MARKERS if marker in block]
+        assert len(markers) == 1, f"give this README block one test and a marker in BLOCK_MARKERS:\n{block}"
+    for marker, test in BLOCK_MARKERS.items():
+        assert sum(marker in block for block in python_blocks()) == 1, f"{test} finds no single block with {marker!r}"
+
+
+def test_gymnasium_quickstart_runs(capsys):
+    namespace = run_block(block_with(next(iter(BLOCK_MARKERS))))
     assert namespace["info"]["outcome"] in ("won", "lost", "truncated")
     assert "Empire solo" in capsys.readouterr().out
-    namespace = {}
-    exec(compile(aec_block, str(README), "exec"), namespace)  # noqa: S102
+
+
+def test_maskable_ppo_block_trains_and_plays_through_wrappers(capsys):
+    """MaskablePPO on ``Monitor(gym.make(...))`` with no ActionMasker, masks read through the
+    wrappers; the env raises on an illegal action, so finishing the block proves none was taken."""
+    pytest.importorskip("sb3_contrib")
+    from stable_baselines3.common.monitor import Monitor
+
+    block = block_with("MaskablePPO")
+    assert "ActionMasker" not in block and ".unwrapped" not in block, "the block shows the call through wrappers"
+    namespace = run_block(block)
+    assert isinstance(namespace["env"], Monitor)
+    assert namespace["model"].num_timesteps >= 512
+    assert namespace["info"]["outcome"] in ("won", "lost", "truncated")
+    assert namespace["info"]["outcome"] in capsys.readouterr().out
+
+
+def test_vector_block_plays_through_autoreset_sync_and_async(capsys):
+    """The README's make_vec loop, as printed (sync) and with ``"async"`` put in its place: masked
+    sampling keeps working across the episode ends of every copy."""
+    block = block_with("gym.make_vec(")
+    as_printed = 'vectorization_mode="sync"'
+    assert block.count(as_printed) == 1
+    for mode in ("sync", "async"):
+        namespace = run_block(block.replace(as_printed, f'vectorization_mode="{mode}"'))
+        assert namespace["envs"].metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+        outcomes = namespace["outcomes"]
+        assert len(outcomes) >= 20 and set(outcomes) <= {"won", "lost", "truncated"}, (mode, outcomes)
+        assert f"of {len(outcomes)} episodes won" in capsys.readouterr().out
+
+
+def test_pettingzoo_quickstart_runs(capsys):
+    namespace = run_block(block_with('pettingzoo.make("aec"'))
     assert not namespace["env"].agents, "the PettingZoo loop plays the game to its end"
     assert namespace["info"]["result"].startswith(("won by seat", "truncated"))
     assert "Pillars, 4 players" in capsys.readouterr().out
