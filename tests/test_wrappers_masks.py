@@ -27,7 +27,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 from stable_baselines3.common.monitor import Monitor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS_THAT_CALL_ACTION_MASKS = ("README.md", "docs/training.md", "docs/rules/solitaire.md")
+DOCS_THAT_CALL_ACTION_MASKS = ("README.md", "docs/training.md", "docs/rules/solo.md", "docs/rules/solitaire.md")
 GYM_IDS = [item.env_id for item in ENTRIES if item.api == "gymnasium"]
 
 

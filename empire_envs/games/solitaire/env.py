@@ -24,7 +24,8 @@ every ruling the project adopted, are in ``docs/rules/solitaire.md``.
 ## Action Space
 
 ``Discrete({num_actions})``. Only the actions of ``info["action_mask"]`` (also
-``env.action_masks()``) are legal; an illegal one ends the episode with reward
+``env.action_masks()`` on the env itself, ``env.get_wrapper_attr("action_masks")()`` on what
+``gym.make`` returns) are legal; an illegal one ends the episode with reward
 ``illegal_action_penalty`` and ``info["illegal_action"] = True`` (or raises
 ``IllegalActionError`` with ``illegal_action="raise"``).
 
