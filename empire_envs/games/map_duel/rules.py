@@ -13,6 +13,7 @@ from operator import mul
 import numpy as np
 
 from ...core.errors import IllegalActionError
+from ...core.options import index_list_option
 from .actions import NUM_DIRECTIONS, ActionLayout, Kind, layout_for
 from .config import MapDuelConfig
 from .state import (
@@ -174,9 +175,12 @@ def new_game(config: MapDuelConfig, rng: np.random.Generator, *, deck: Sequence[
     if deck is None:
         order = [int(n) for n in rng.permutation(NUM_NUMBER_CARDS)]
     else:
-        order = [int(n) for n in deck]
+        order = index_list_option("deck", deck, NUM_NUMBER_CARDS)
         if sorted(order) != list(range(NUM_NUMBER_CARDS)):
-            raise ValueError("a stacked Map Duel deck lists each of the 36 number ids 0..35 once")
+            raise ValueError(
+                f"reset option 'deck' (a stacked Map Duel deck) lists each of the {NUM_NUMBER_CARDS} number ids "
+                f"0..{NUM_NUMBER_CARDS - 1} once, got {len(order)} ids with {len(order) - len(set(order))} repeats"
+            )
     first = 0 if config.first_player == "player_1" else int(rng.integers(2))
     centre = (state.B // 2) * state.B + state.B // 2
     state.board[centre] = order[0]

@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ...core.cards import NUM_CARDS, parse_cards
+from ...core.cards import NUM_CARDS
 from ...core.errors import IllegalActionError
+from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
 from . import actions as A
 from .actions import RAYS, Kind
@@ -40,14 +41,12 @@ def new_game(
     if deal is None:
         order = [int(card) for card in rng.permutation(NUM_CARDS)]
     else:
-        cards = parse_cards(deal)
+        cards = card_list_option("deal", deal)  # refuses a card listed twice
         if len(cards) != DEAL_SIZE:
             raise ValueError(
-                f"a deal is {NUM_CELLS} tableau cards then {STOCK_SIZE} stock cards "
+                f"reset option 'deal' is {NUM_CELLS} tableau cards then {STOCK_SIZE} stock cards "
                 f"({DEAL_SIZE} in all), got {len(cards)}"
             )
-        if len(set(cards)) != len(cards):
-            raise ValueError("a deal lists a card twice")
         dealt = set(cards)
         order = cards + shuffled([c for c in range(NUM_CARDS) if c not in dealt], rng)
     state = SolitaireState(config)

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.cards import NUM_CARDS, parse_cards, rank_of
+from ...core.cards import NUM_CARDS, rank_of
 from ...core.errors import IllegalActionError
+from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
 from . import actions as A
 from .actions import Kind
@@ -116,13 +117,9 @@ def new_game(
 
 
 def _stacked_order(deck: Sequence[str | int], rng: np.random.Generator) -> list[int]:
-    top = parse_cards(deck)
-    seen: set[int] = set()
-    for card in top:
-        if card in seen:
-            raise ValueError(f"stacked deck lists a card twice: {card}")
-        seen.add(card)
-    missing = [card for card in range(NUM_CARDS) if card not in seen]
+    top = card_list_option("deck", deck)  # refuses a card listed twice
+    listed = set(top)
+    missing = [card for card in range(NUM_CARDS) if card not in listed]
     return top + shuffled(missing, rng)
 
 
