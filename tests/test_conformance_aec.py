@@ -219,15 +219,41 @@ def test_every_render_mode(entry):
 
 
 @pz_entries
-def test_unknown_config_kwargs_raise_and_unknown_reset_options_are_ignored(entry):
+def test_unknown_config_kwargs_and_unknown_reset_options_raise(entry):
     with pytest.raises(TypeError, match="options are"):
         raw(entry, no_such_flag=1)
     env = raw(entry)
-    env.reset(seed=8, options={"unrelated": 1})
-    plain = raw(entry)
-    plain.reset(seed=8)
-    agent = env.agent_selection
-    assert np.array_equal(env.observe(agent)["observation"], plain.observe(agent)["observation"])
+    with pytest.raises(ValueError, match="unrelated"):
+        env.reset(seed=8, options={"unrelated": 1})
+    with pytest.raises(ValueError, match="unrelated"):
+        empire_envs.make(entry.env_id).reset(seed=8, options={"unrelated": 1})
+
+
+@pz_entries
+def test_the_reset_option_key_that_pettingzoos_api_test_sends_is_ignored(entry):
+    """``api_test`` calls ``reset(seed=0, options={"options": 1})``; that one key is accepted and
+    changes nothing (IGNORED_RESET_OPTIONS), raw and wrapped."""
+    for make in (raw, lambda e: empire_envs.make(e.env_id)):
+        probed, plain = make(entry), make(entry)
+        probed.reset(seed=8, options={"options": 1})
+        plain.reset(seed=8)
+        agent = plain.agent_selection
+        assert probed.agent_selection == agent
+        assert np.array_equal(probed.observe(agent)["observation"], plain.observe(agent)["observation"])
+
+
+@pz_entries
+def test_observation_spaces_and_action_spaces_dicts(entry):
+    """PettingZoo's attributes: a dict from every possible agent to the space the methods return."""
+    for env in (raw(entry), empire_envs.make(entry.env_id)):
+        assert isinstance(env.observation_spaces, dict) and isinstance(env.action_spaces, dict)
+        assert list(env.observation_spaces) == list(env.possible_agents)
+        assert list(env.action_spaces) == list(env.possible_agents)
+        for agent in env.possible_agents:
+            assert env.observation_spaces[agent] is env.observation_space(agent)
+            assert env.action_spaces[agent] is env.action_space(agent)
+            assert isinstance(env.observation_spaces[agent], spaces.Dict)
+            assert isinstance(env.action_spaces[agent], spaces.Discrete)
 
 
 @pz_entries

@@ -15,11 +15,20 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
+from ..core.errors import ResetNeeded
 from ..core.game import MultiplayerGame
-from .gym_env import check_action_index
+from ..core.options import known_reset_options
+from .gym_env import check_action_index, check_action_type, restore_rng_position, rng_position
 
 ILLEGAL_REWARD = -1.0
+
+#: reset option keys every multiplayer env accepts and ignores. PettingZoo's ``api_test`` checks
+#: that ``reset`` takes an ``options`` argument by calling ``reset(seed=0, options={"options": 1})``,
+#: and the envs must pass that test; no game has an option of that name, so ignoring it cannot
+#: hide a misspelt option of a game (any other unknown key is refused).
+IGNORED_RESET_OPTIONS = frozenset({"options"})
 
 
 class AECAdapter(AECEnv):
@@ -29,7 +38,13 @@ class AECAdapter(AECEnv):
     mask is all zeros for every agent but ``agent_selection``. The game state is
     ``env.unwrapped.game_state`` (agents that search read it through ``determinize``).
     ``reset(options=...)`` passes the game's own reset options (``game.reset_options``) to the
-    deal; other keys are ignored, as PettingZoo's API test passes arbitrary options. When the
+    deal, which checks their values; any other key is a ``ValueError``, as in the Gymnasium envs,
+    so that a misspelt option cannot silently give a random deal. The one exception is the key
+    ``"options"`` (``IGNORED_RESET_OPTIONS``), accepted and ignored because PettingZoo's
+    ``api_test`` passes ``{"options": 1}`` to check the signature. A reset that raises leaves
+    the env as it was. ``step``, ``observe``, ``legal_actions`` and ``render`` before the first
+    reset raise ``empire_envs.core.errors.ResetNeeded``. ``observation_spaces`` and
+    ``action_spaces`` map each agent to its space (PettingZoo's attributes). When the
     game ends, every agent's info holds its own ``"outcome"`` (``"won"``, ``"lost"``, ``"draw"``
     or ``"truncated"``) and the game's ``"result"`` (e.g. ``"won by seat 2"``).
     """
@@ -67,7 +82,7 @@ class AECAdapter(AECEnv):
             (game.observation_size(self.config),),
             np.float32,
         )
-        self._observation_spaces = {
+        self.observation_spaces: dict[str, spaces.Space] = {
             agent: spaces.Dict(
                 {
                     "observation": observation,
@@ -76,7 +91,7 @@ class AECAdapter(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self._action_spaces: dict[str, spaces.Space] = {
+        self.action_spaces: dict[str, spaces.Space] = {
             agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents
         }
         self._np_random: np.random.Generator | None = None
@@ -86,20 +101,29 @@ class AECAdapter(AECEnv):
     # ------------------------------------------------------------------ spaces
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_spaces[agent]
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self._action_spaces[agent]
+        return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ AEC API
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        deal_options = known_reset_options(options, self.game.reset_options, self.game.name, IGNORED_RESET_OPTIONS)
+        # nothing is changed until the deal has succeeded: a reset that raises leaves the env as it was
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-        deal_options = {k: v for k, v in (options or {}).items() if k in self.game.reset_options}
-        self.game_state = self.game.new_game(self.config, self._np_random, **deal_options)
-        if self.game.is_terminal(self.game_state):
-            raise ValueError(f"this {self.game.name} deal is over before any decision")
+            rng, _ = seeding.np_random(seed)
+        else:
+            rng = self._np_random
+        position = rng_position(rng)
+        try:
+            state = self.game.new_game(self.config, rng, **deal_options)
+            if self.game.is_terminal(state):
+                raise ValueError(f"this {self.game.name} deal is over before any decision")
+        except Exception:
+            restore_rng_position(rng, position)
+            raise
+        self._np_random, self.game_state = rng, state
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -111,6 +135,8 @@ class AECAdapter(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         state = self.game_state
+        if state is None:
+            raise ResetNeeded("call reset() before observe()")
         # while a departed agent takes its dead step, the seat to act waits with a zero mask
         if (
             agent == self.agent_selection
@@ -123,6 +149,8 @@ class AECAdapter(AECEnv):
         return {"observation": self.game.observe(state, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if self.game_state is None:
+            raise ResetNeeded("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -173,7 +201,7 @@ class AECAdapter(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         if self.game_state is None:
-            raise RuntimeError("call reset() before render()")
+            raise ResetNeeded("call reset() before render()")
         if self.render_mode == "ansi":
             return self.game.to_text(self.game_state) + "\n"
         if self.render_mode == "rgb_array":
@@ -196,7 +224,9 @@ class AECAdapter(AECEnv):
 
     def legal_actions(self) -> list[int]:
         """The acting agent's legal action indices ([] once the game is over)."""
-        if self.game_state is None or self.game.is_terminal(self.game_state):
+        if self.game_state is None:
+            raise ResetNeeded("call reset() before legal_actions()")
+        if self.game.is_terminal(self.game_state):
             return []
         return self.game.legal_actions(self.game_state)
 
@@ -253,17 +283,51 @@ _INDEX_TYPES = (int, np.int64, np.int32, np.intp)
 class AssertOutOfBoundsWrapper(_direct(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]  # built at import time
     """PettingZoo's ``AssertOutOfBoundsWrapper``; an in-range plain ``int`` or numpy integer
     scalar (what ``np.flatnonzero`` and policies hand back) skips the space's general
-    ``contains``, which accepts exactly these."""
+    ``contains``, which accepts exactly these.
+
+    An action that is not an integer at all raises the raw env's ``TypeError`` here, before
+    PettingZoo's checks: ``Discrete.contains`` takes ``True`` for 1, and the illegal-move wrapper
+    below would then index the mask with a bool. ``None`` stays the dead agents' action; an
+    integer out of the space stays PettingZoo's ``AssertionError``."""
 
     def step(self, action: Any) -> None:
-        if type(action) in _INDEX_TYPES and 0 <= action < self._game_env.num_actions:
+        game_env = self._game_env
+        if type(action) in _INDEX_TYPES and 0 <= action < game_env.num_actions:
             wrappers.BaseWrapper.step(self, action)
-        else:
-            super().step(action)
+            return
+        agent = game_env.agent_selection
+        if action is not None or not (game_env.terminations[agent] or game_env.truncations[agent]):
+            check_action_type(action, game_env.num_actions)
+        super().step(action)
 
 
 TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
-OrderEnforcingWrapper = _direct(wrappers.OrderEnforcingWrapper, check_reset=True)
+
+
+class OrderEnforcingWrapper(_direct(wrappers.OrderEnforcingWrapper, check_reset=True)):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper``; ``step``, ``observe`` and ``render`` before
+    ``reset`` raise the raw env's ``ResetNeeded`` (also an ``AssertionError``, as PettingZoo's
+    check is)."""
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            raise ResetNeeded("call reset() before step()")
+        # PettingZoo's own step, without its call chain: this runs on every step
+        self._has_updated = True
+        if self.agents:
+            self.env.step(action)
+        else:
+            EnvLogger.warn_step_after_terminated_truncated()
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            raise ResetNeeded("call reset() before observe()")
+        return self.env.observe(agent)
+
+    def render(self) -> Any:
+        if not self._has_reset:
+            raise ResetNeeded("call reset() before render()")
+        return self.env.render()
 
 
 def _outcome_of(final_return: float) -> str:

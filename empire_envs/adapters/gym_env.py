@@ -7,15 +7,16 @@ behaviour written here (masks, illegal actions, seeding, rendering) is the same 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 
-from ..core.errors import IllegalActionError
+from ..core.errors import IllegalActionError, ResetNeeded
 from ..core.game import SinglePlayerGame
+from ..core.options import known_reset_options
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 MAX_REDEALS = 100
@@ -28,16 +29,32 @@ def check_action_index(action: Any, num_actions: int) -> int:
     """The action as a Python int; a clear error for a wrong type or an index out of range."""
     if type(action) in _INDEX_TYPES and 0 <= action < num_actions:  # the common case, fast
         return int(action)
+    index = check_action_type(action, num_actions)
+    if not 0 <= index < num_actions:
+        raise ValueError(f"action {index} is outside the action space 0..{num_actions - 1}")
+    return index
+
+
+def check_action_type(action: Any, num_actions: int) -> int:
+    """The action as a Python int when it is an integer (a Python or numpy integer, or a 0-d
+    integer array), else a ``TypeError``: a bool, a float or a string is never read as an index."""
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(
             f"an action is an integer index in 0..{num_actions - 1}, got {action!r} of type {type(action).__name__}"
         )
-    index = int(action)
-    if not 0 <= index < num_actions:
-        raise ValueError(f"action {index} is outside the action space 0..{num_actions - 1}")
-    return index
+    return int(action)
+
+
+def rng_position(rng: np.random.Generator | None) -> Mapping[str, Any] | None:
+    """Where a generator is in its stream, to go back there (None for no generator yet)."""
+    return None if rng is None else rng.bit_generator.state
+
+
+def restore_rng_position(rng: np.random.Generator | None, position: Mapping[str, Any] | None) -> None:
+    if rng is not None and position is not None:
+        rng.bit_generator.state = position
 
 
 class GymAdapter(gym.Env):
@@ -75,13 +92,20 @@ class GymAdapter(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        options = known_reset_options(options, self.game.reset_options, self.game.name)
+        # a reset that raises (a bad option value) leaves the env as it was, its RNG included
+        saved_rng = self._np_random, self._np_random_seed, rng_position(self._np_random)
         super().reset(seed=seed)
-        options = dict(options or {})
-        unknown = set(options) - set(self.game.reset_options)
-        if unknown:
-            raise ValueError(
-                f"unknown reset option(s) {sorted(unknown)}; {self.game.name} takes {list(self.game.reset_options)}"
-            )
+        try:
+            self.state = self._deal(options)
+        except Exception:
+            self._np_random, self._np_random_seed, position = saved_rng
+            restore_rng_position(self._np_random, position)
+            raise
+        self._episode_over = False
+        return self.game.observe(self.state), {"action_mask": self.game.legal_mask(self.state)}
+
+    def _deal(self, options: dict[str, Any]) -> Any:
         state = self.game.new_game(self.config, self.np_random, **options)
         # A game over before its first decision could never deliver its reward through step():
         # an explicit deal like that is refused; a random one is dealt again from the same RNG.
@@ -96,9 +120,7 @@ class GymAdapter(gym.Env):
             if redeals > MAX_REDEALS:
                 raise RuntimeError(f"{MAX_REDEALS} deals in a row were over before any decision")
             state = self.game.new_game(self.config, self.np_random)
-        self.state = state
-        self._episode_over = False
-        return self.game.observe(state), {"action_mask": self.game.legal_mask(state)}
+        return state
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None:
@@ -152,6 +174,8 @@ class GymAdapter(gym.Env):
     # ------------------------------------------------------------------ helpers
 
     def legal_actions(self) -> list[int]:
+        if self.state is None:
+            raise ResetNeeded("call reset() before legal_actions()")
         return [] if self._episode_over else self.game.legal_actions(self.state)
 
     def action_name(self, action: int) -> str:

@@ -1,8 +1,22 @@
 """Errors shared by every game."""
 
+from gymnasium.error import ResetNeeded as _GymnasiumResetNeeded
+
 
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current state.
 
     Raised by the rules; the environments turn it into a documented penalty unless asked to raise.
+    """
+
+
+class ResetNeeded(_GymnasiumResetNeeded, AssertionError):
+    """A call that needs a game in progress (``step``, ``observe``, ``legal_actions``, ``render``,
+    ``action_masks``) made before the first ``reset()``.
+
+    A subclass of ``gymnasium.error.ResetNeeded``, which is what to catch: it covers the raw and
+    wrapped envs of every game, including the check that ``gymnasium.make``'s own order-enforcing
+    wrapper makes with the base class. It is also an ``AssertionError``, the class PettingZoo's
+    order-enforcing wrapper raises for the same mistake, so code written against PettingZoo's
+    wrappers keeps working with ours.
     """
