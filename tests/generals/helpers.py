@@ -36,6 +36,7 @@ from empire_envs.games.generals.state import (  # noqa: F401
     WC,
     GeneralsState,
     Unit,
+    new_counts,
 )
 
 # --------------------------------------------------------------------------- building
@@ -53,7 +54,7 @@ def blank_state(
                            shuffle=False)
     size = state.pool.size
     for player in state.players:
-        stash = bytearray(size)
+        stash = new_counts(size)
         for kind in player.playing_deck + player.supply_pile:
             stash[kind] += 1
         for zone in (player.hand, player.supply_ready, player.supply_fresh, player.kingdom,
@@ -66,11 +67,11 @@ def blank_state(
         for kind in (player.strategy, player.capitol):
             if kind >= 0:
                 stash[kind] += 1
-        player.hand = bytearray(size)
-        player.supply_ready = bytearray(size)
-        player.supply_fresh = bytearray(size)
-        player.kingdom = bytearray(size)
-        player.discard = bytearray(size)
+        player.hand = new_counts(size)
+        player.supply_ready = new_counts(size)
+        player.supply_fresh = new_counts(size)
+        player.kingdom = new_counts(size)
+        player.discard = new_counts(size)
         player.removed = stash
         player.playing_deck = []
         player.supply_pile = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from empire_envs.games.generals import rules
+from empire_envs.games.generals import observe, rules
 from empire_envs.games.generals.config import GeneralsConfig
 from empire_envs.games.generals.rules import (
     ATTACKER_KILLS,
@@ -85,6 +85,7 @@ from .helpers import (
     start_attack,
     units_of,
 )
+from .test_cards import default_pool_data, write
 
 
 def attack_mask(state) -> np.ndarray:
@@ -1386,3 +1387,40 @@ def test_effective_numbers():
     assert rules.unit_strength(s, 1, 0) == 5
     assert rules.unit_strength(s, 1, 1) == 4 and rules.unit_strength(s, 1, 1, attacking=True) == 5
     assert rules.unit_life(s, 1, 1) == 5 and rules.unit_life(s, 1, 0) == 4
+
+
+def _pool_with_an_ultra_rare_resource(tmp_path) -> str:
+    data = default_pool_data()
+    data["card"].append({"ref": 51, "id": "dragon_hoard", "name": "Dragon Hoard", "type": "resource",
+                         "faction": "unaffiliated", "era": "any", "rarity": "ultra_rare", "value": 4})
+    return str(write(tmp_path, "pool.toml", data))
+
+
+def test_ultra_rare_resource_is_banned_when_harvested(tmp_path):
+    """Ruling 7 covers resources: the Harvest that puts one into play bans its ref; another
+    player's copy can no longer enter play and stays in the hand."""
+    s = blank_state(("rome", "mongols"), phase=DECLARE, card_pool=_pool_with_an_ultra_rare_resource(tmp_path))
+    hoard = kind(s, "dragon_hoard")
+    give_hand(s, 0, "dragon_hoard", "grain")
+    give_hand(s, 1, "dragon_hoard")
+    set_pile(s, 0, "playing", ["rom_legionary"])
+    set_pile(s, 1, "playing", ["mon_lancer"])
+    act(s, PLAY_TURN)  # the only draw is automatic, then the Harvest; nothing else to do
+    assert s.players[0].supply_ready[hoard] == 1 and s.players[0].hand[hoard] == 0
+    assert hoard in s.banned
+    banned_at = observe.observation_layout(s.pool.size, s.config.max_seats).start("banned") + hoard
+    assert all(observe.observe(s, seat)[banned_at] == 1 for seat in (0, 1))
+    assert s.current == 1 and s.phase == DECLARE  # seat 0 had nothing more to do
+    act(s, PLAY_TURN)
+    assert s.players[1].hand[hoard] == 1, "a banned resource stays in the hand"
+    assert s.players[1].supply_fresh[hoard] == 0 and s.players[1].supply_ready[hoard] == 0
+
+
+def test_two_copies_of_an_ultra_rare_resource_one_enters_play(tmp_path):
+    s = blank_state(("rome", "mongols"), phase=DECLARE, card_pool=_pool_with_an_ultra_rare_resource(tmp_path))
+    hoard = kind(s, "dragon_hoard")
+    give_hand(s, 0, "dragon_hoard", "dragon_hoard")  # only a deck without deck rules holds two
+    set_pile(s, 0, "playing", ["rom_legionary"])
+    act(s, PLAY_TURN)
+    assert (s.players[0].supply_ready[hoard], s.players[0].hand[hoard]) == (1, 1)
+    assert hoard in s.banned

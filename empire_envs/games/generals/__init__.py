@@ -15,12 +15,12 @@ from .state import GeneralsState
 
 
 def _pool_size(config: GeneralsConfig) -> int:
-    return cards.load_pool(config.card_pool).size
+    return config.pool.size
 
 
 def _action_name(state_or_config, index: int) -> str:
     config = getattr(state_or_config, "config", state_or_config)
-    pool = cards.load_pool(config.card_pool)
+    pool = config.pool
     return layout_for(pool.size, config.offsets).name(index, tuple(k.id for k in pool.kinds))
 
 

@@ -52,7 +52,9 @@ Pool file (TOML, or JSON with the same structure when the name ends in ``.json``
     continuous        resource                    true or false
     ================  ==========================  ========================================
 
-    "Statics" are kingdom, strategy and capitol. A boolean is never accepted as an integer.
+    "Statics" are kingdom, strategy and capitol. A boolean is never accepted as an integer, and
+    no integer may exceed ``MAX_CARD_NUMBER`` (1,000; ``ref``: ``MAX_REF``, 999,999), which
+    keeps every total of the engine and the observation exact in float32.
     Any other key, or a key on a type the table does not list, is an error. Errors are
     ``CardFileError`` whose message names the file, the card (id, else its position, plus its
     ref when readable) and the key. The whole file is checked before any object is built, so a
@@ -60,10 +62,18 @@ Pool file (TOML, or JSON with the same structure when the name ends in ``.json``
 
 Deck file (TOML or JSON)
     ``id`` (``[a-z0-9_]+``), ``name`` (text), ``empire`` (a lower-case word; rome, mongols,
-    egypt and franks are the known empires), ``playing`` (table: card id -> count >= 1) and an
-    optional ``supply`` table of the same form (missing means empty). Unknown card ids raise
-    ``DeckError``; malformed entries raise ``CardFileError``. Loading does not judge legality:
-    ``check_deck`` does (the engine skips it when ``enforce_deck_rules=False``).
+    egypt and franks are the known empires), ``playing`` (table: card id -> count 1..1,000) and
+    an optional ``supply`` table of the same form (missing means empty); a pile holds at most
+    ``MAX_PILE_CARDS`` (1,000) cards, and a card id may appear in one pile only (the pile a card
+    is drawn from is public, and ``rules.determinize`` relies on it). Unknown card ids raise
+    ``DeckError``; malformed entries raise ``CardFileError``; ``load_decks`` refuses two decks
+    with one id. Loading does not judge legality: ``check_deck`` does (the engine skips it when
+    ``enforce_deck_rules=False``).
+
+Either file
+    Besides bad syntax, a reader refuses a key named twice in one table (JSON readers would keep
+    the last value), an integer too long for Python to read, and lists or tables nested deeper
+    than ``MAX_NESTING`` (32), each with the file and the line or key.
 
 Deck legality (``check_deck``, ruling 5 plus the placement rule of sections 5.2 and 5.4)
     Resources and capitols belong to the Supply Pile, every other card to the Playing Deck
@@ -83,6 +93,7 @@ import functools
 import json
 import os
 import re
+import reprlib
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -152,6 +163,15 @@ SUPPLY_TYPES = frozenset({"resource", "capitol"})
 RARITY_CAPS = {"common": 5, "uncommon": 3, "rare": 1}
 ULTRA_RARES_PER_PLAYER = 1
 PLAYING_DECK_SIZE = (25, 75)
+
+#: the largest number a card may carry (cost, strength, value, ...): every total the engine and
+#: the observation form from such numbers stays exact in float32
+MAX_CARD_NUMBER = 1000
+MAX_REF = 999_999
+#: the most cards one pile of a deck file may hold, legal or not (``enforce_deck_rules=False``)
+MAX_PILE_CARDS = 1000
+#: lists and tables nested deeper than this are refused (a valid file needs 3 levels)
+MAX_NESTING = 32
 
 #: name -> (allowed eras, None for all; excluded tags; excluded factions). Era "any" always passes.
 PREDESTINATIONS: dict[str, tuple[frozenset[str] | None, frozenset[str], frozenset[str]]] = {
@@ -349,52 +369,82 @@ class _Bad(Exception):
     """A value is wrong; the caller adds the file, the card and the key to the reason."""
 
 
+class _LongNumber:
+    """What the JSON reader makes of an integer too long to be a card number: no Python int is
+    built from it (Python refuses beyond 4,300 digits, and a shorter one only needs refusing)."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<an integer of {self.digits} digits>"
+
+
+class _ShortRepr(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 200:  # Python will not even print one of more than 4,300 digits
+            return f"<an integer of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return super().repr_int(x, level)
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxlevel = 3
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlong = 40
+
+
+def short_repr(value: object) -> str:
+    """A bad value as messages show it: long lists, texts, numbers and deep nesting cut short."""
+    return _SHORT.repr(value)
+
+
 def _is_int(value: object) -> TypeGuard[int]:
     # bool is a subclass of int, but `strength = true` is a mistake, not 1
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _integer_at_least(low: int) -> Callable[[object], int]:
+def _integer_in(low: int, high: int) -> Callable[[object], int]:
     def check(value: object) -> int:
-        if not _is_int(value) or value < low:
-            raise _Bad(f"must be an integer >= {low}, got {value!r}")
+        if not _is_int(value) or not low <= value <= high:
+            raise _Bad(f"must be an integer {low}..{high}, got {short_repr(value)}")
         return value
 
     return check
 
 
-_count = _integer_at_least(0)
-_positive = _integer_at_least(1)
+_count = _integer_in(0, MAX_CARD_NUMBER)
+_positive = _integer_in(1, MAX_CARD_NUMBER)
+_ref = _integer_in(1, MAX_REF)
 
 
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
-        raise _Bad(f"must be true or false, got {value!r}")
+        raise _Bad(f"must be true or false, got {short_repr(value)}")
     return value
 
 
 def _text(value: object) -> str:
     if not isinstance(value, str):
-        raise _Bad(f"must be text, got {value!r}")
+        raise _Bad(f"must be text, got {short_repr(value)}")
     return value
 
 
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _Bad(f"must be non-empty text, got {value!r}")
+        raise _Bad(f"must be non-empty text, got {short_repr(value)}")
     return value
 
 
 def _word(value: object) -> str:
     if not isinstance(value, str) or not _WORD.fullmatch(value):
-        raise _Bad(f"must match [a-z0-9_]+, got {value!r}")
+        raise _Bad(f"must match [a-z0-9_]+, got {short_repr(value)}")
     return value
 
 
 def _choice(options: Sequence[str]) -> Callable[[object], str]:
     def check(value: object) -> str:
         if not isinstance(value, str) or value not in options:
-            raise _Bad(f"must be one of {', '.join(options)}; got {value!r}")
+            raise _Bad(f"must be one of {', '.join(options)}; got {short_repr(value)}")
         return value
 
     return check
@@ -403,12 +453,12 @@ def _choice(options: Sequence[str]) -> Callable[[object], str]:
 def _distinct_words(options: Sequence[str]) -> Callable[[object], tuple[str, ...]]:
     def check(value: object) -> tuple[str, ...]:
         if not isinstance(value, list):
-            raise _Bad(f"must be a list drawn from {', '.join(options)}; got {value!r}")
+            raise _Bad(f"must be a list drawn from {', '.join(options)}; got {short_repr(value)}")
         for word in value:
             if word not in options:
-                raise _Bad(f"must only hold {', '.join(options)}; got {word!r}")
+                raise _Bad(f"must only hold {', '.join(options)}; got {short_repr(word)}")
         if len(set(value)) != len(value):
-            raise _Bad(f"repeats an entry: {value!r}")
+            raise _Bad(f"repeats an entry: {short_repr(value)}")
         return tuple(sorted(value, key=options.index))
 
     return check
@@ -419,7 +469,7 @@ _ABILITY_CHECKS = {"cost": _count, "effect": _choice(ABILITY_EFFECTS), "amount":
 
 def _ability(value: object) -> Ability:
     if not isinstance(value, dict) or set(value) != set(_ABILITY_CHECKS):
-        raise _Bad(f"must be a table of exactly cost, effect and amount; got {value!r}")
+        raise _Bad(f"must be a table of exactly cost, effect and amount; got {short_repr(value)}")
     checked: dict[str, Any] = {}
     for part, check in _ABILITY_CHECKS.items():
         try:
@@ -452,7 +502,7 @@ STATIC_COUNTS = (
 STATIC_EFFECTS = (*STATIC_COUNTS, "grant_raider", "grant_no_pull")
 
 CARD_KEYS: dict[str, tuple[frozenset[str], Callable[[object], Any]]] = {
-    "ref": (_EVERY_TYPE, _positive),
+    "ref": (_EVERY_TYPE, _ref),
     "id": (_EVERY_TYPE, _word),
     "name": (_EVERY_TYPE, _name),
     "type": (_EVERY_TYPE, _choice(CARD_TYPES)),
@@ -524,7 +574,7 @@ def _tactic_problem(card: Mapping[str, Any]) -> tuple[str, str] | None:
 def _checked_card(raw: object, position: int, where_file: str) -> dict[str, Any]:
     """One card table, validated and normalized into CardKind keyword arguments (no index)."""
     if not isinstance(raw, dict):
-        raise CardFileError(f"{where_file}: card #{position}: must be a table, got {raw!r}")
+        raise CardFileError(f"{where_file}: card #{position}: must be a table, got {short_repr(raw)}")
     label = f"{where_file}: {_card_label(raw, position)}"
 
     def fail(key: str, reason: str) -> CardFileError:
@@ -584,7 +634,7 @@ def _checked_pool(data: object, where_file: str) -> tuple[str, list[dict[str, An
             raise CardFileError(f"{where_file}: unknown top-level key {key!r}")
     version = data.get("schema_version")
     if not _is_int(version) or version != SCHEMA_VERSION:
-        raise CardFileError(f"{where_file}: key 'schema_version' must be {SCHEMA_VERSION}, got {version!r}")
+        raise CardFileError(f"{where_file}: key 'schema_version' must be {SCHEMA_VERSION}, got {short_repr(version)}")
     try:
         name = _name(data.get("pool"))
     except _Bad as bad:
@@ -598,8 +648,76 @@ def _checked_pool(data: object, where_file: str) -> tuple[str, list[dict[str, An
     return name, sorted(cards, key=lambda card: card["ref"])
 
 
+class _RepeatedKey(Exception):
+    """A JSON table names one key twice (JSON readers would silently keep the last one)."""
+
+
+def _json_table(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    table: dict[str, object] = {}
+    for key, value in pairs:
+        if key in table:
+            raise _RepeatedKey(key, dict(pairs).get("id"))
+        table[key] = value
+    return table
+
+
+def _json_int(digits: str) -> int | _LongNumber:
+    return _LongNumber(digits) if len(digits) > 40 else int(digits)
+
+
+def _where(text: str, offset: int) -> str:
+    """A place in a file as "line N", plus "(key 'k')" when a key starts that line: for
+    errors the readers report without a position."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    where = f"line {text.count(chr(10), 0, offset) + 1}"
+    key = re.match(r"\s*[\"']?([A-Za-z0-9_]+)[\"']?\s*[=:]", text[line_start:])
+    return f"{where} (key {key.group(1)!r})" if key else where
+
+
+def _deep_offset(text: str) -> int:
+    """Where brackets first nest deeper than ``MAX_NESTING`` (quoted text skipped)."""
+    depth, quote, escaped = 0, "", False
+    for offset, char in enumerate(text):
+        if quote:
+            escaped = char == "\\" and not escaped
+            if char == quote and not escaped:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return offset
+        elif char in "]}":
+            depth -= 1
+    return 0
+
+
+def _too_deep(data: object) -> list[str | int] | None:
+    """The path (keys and list positions) to a list or table nested deeper than
+    ``MAX_NESTING``, or None; no recursion, since the data may be pathological."""
+    stack: list[tuple[object, list[str | int]]] = [(data, [])]
+    while stack:
+        item, path = stack.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        if len(path) >= MAX_NESTING:
+            return path
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        stack.extend((child, [*path, step]) for step, child in children)
+    return None
+
+
+def _path_text(path: list[str | int]) -> str:
+    steps = [f"key {step!r}" if isinstance(step, str) else f"entry {step + 1}" for step in path[:4]]
+    return ", ".join(steps) + (", ..." if len(path) > 4 else "")
+
+
 def _read_structured(path: Path) -> object:
-    """A TOML or JSON file's data; the suffix decides the format."""
+    """A TOML or JSON file's data; the suffix decides the format. Refused, with the file and
+    the line or key at fault: bad syntax, a key given twice in one table (TOML forbids it;
+    JSON readers would keep the last one), integers too long for Python to read, and lists or
+    tables nested more than ``MAX_NESTING`` deep."""
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
         raise CardFileError(f"{path}: a card or deck file must end in .toml or .json")
@@ -609,9 +727,35 @@ def _read_structured(path: Path) -> object:
         raise CardFileError(f"{path}: cannot read the file ({error})") from None
     try:
         text = raw.decode("utf-8")
-        return tomllib.loads(text) if suffix == ".toml" else json.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
-        raise CardFileError(f"{path}: not valid {suffix[1:].upper()} ({error})") from None
+    except UnicodeDecodeError as error:
+        raise CardFileError(f"{path}: not valid UTF-8 text ({error})") from None
+    try:
+        if suffix == ".toml":
+            data = tomllib.loads(text)
+        else:
+            data = json.loads(text, object_pairs_hook=_json_table, parse_int=_json_int)
+    except _RepeatedKey as repeated:
+        key, ident = repeated.args
+        within = f" (the table with id {short_repr(ident)})" if isinstance(ident, str) else ""
+        raise CardFileError(
+            f"{path}: key {short_repr(key)} appears twice in one table{within}; a JSON reader would keep "
+            "only the last value, so give each key once"
+        ) from None
+    except RecursionError:
+        where = _where(text, _deep_offset(text))
+        raise CardFileError(f"{path}: lists or tables nested more than {MAX_NESTING} levels deep ({where})") from None
+    except ValueError as error:  # TOMLDecodeError and JSONDecodeError are ValueErrors too
+        too_long = re.search(r"[0-9_]{4000}", text)
+        if too_long is None:
+            raise CardFileError(f"{path}: not valid {suffix[1:].upper()} ({error})") from None
+        raise CardFileError(
+            f"{path}: an integer too long to read ({_where(text, too_long.start())}); card numbers "
+            f"are at most {MAX_CARD_NUMBER}"
+        ) from None
+    deep = _too_deep(data)
+    if deep is not None:
+        raise CardFileError(f"{path}: {_path_text(deep)}: lists or tables nested more than {MAX_NESTING} levels deep")
+    return data
 
 
 def _pool_from_file(path: Path) -> CardPool:
@@ -646,15 +790,24 @@ def _pile_indices(section: object, pile: str, pool: CardPool, label: str) -> tup
         raise CardFileError(f"{label}: key {pile!r} must be a table of card id = count")
     indices: list[int] = []
     for card_id, count in section.items():
-        if not _is_int(count) or count < 1:
-            raise CardFileError(f"{label}: [{pile}] card {card_id!r}: count must be an integer >= 1, got {count!r}")
+        if not _is_int(count) or not 1 <= count <= MAX_PILE_CARDS:
+            raise CardFileError(
+                f"{label}: [{pile}] card {short_repr(card_id)}: count must be an integer 1..{MAX_PILE_CARDS}, "
+                f"got {short_repr(count)}"
+            )
         try:
             k = pool.index(card_id)
         except KeyError:
             raise DeckError(
-                f"{label}: [{pile}] card {card_id!r}: unknown card id (card pool {pool.name!r} has no such card)"
+                f"{label}: [{pile}] card {short_repr(card_id)}: unknown card id "
+                f"(card pool {pool.name!r} has no such card)"
             ) from None
         indices.extend([k] * count)
+        if len(indices) > MAX_PILE_CARDS:
+            raise CardFileError(
+                f"{label}: [{pile}] card {short_repr(card_id)}: the pile holds more than {MAX_PILE_CARDS} cards, "
+                "the most a pile may hold"
+            )
     return tuple(sorted(indices))
 
 
@@ -678,6 +831,13 @@ def _deck_from_data(data: object, pool: CardPool, where_file: str) -> Deck:
     if "playing" not in data:
         raise CardFileError(f"{label}: key 'playing' is missing")
     piles: dict[str, Any] = {pile: _pile_indices(data.get(pile, {}), pile, pool, label) for pile in _PILES}
+    in_both = sorted(set(piles["playing"]) & set(piles["supply"]))
+    if in_both:
+        # the pile a card is drawn from is public, so the pile each card came from must be clear
+        raise CardFileError(
+            f"{label}: [supply] card {pool.kinds[in_both[0]].id!r}: is in [playing] too; a card id may "
+            "appear in one pile of a deck only"
+        )
     return Deck(**header, **piles, source=where_file)
 
 
@@ -688,8 +848,19 @@ def load_deck(path: str | os.PathLike[str], pool: CardPool) -> Deck:
 
 
 def load_decks(paths: Iterable[str | os.PathLike[str]], pool: CardPool) -> list[Deck]:
-    """Several deck files, in the given order."""
-    return [load_deck(path, pool) for path in paths]
+    """Several deck files, in the given order; two decks with the same id are refused."""
+    decks: list[Deck] = []
+    first_with: dict[str, Deck] = {}
+    for path in paths:
+        deck = load_deck(path, pool)
+        earlier = first_with.setdefault(deck.id, deck)
+        if earlier is not deck:
+            raise CardFileError(
+                f"{deck.source}: deck {deck.id!r}: key 'id' {deck.id!r} is already the id of the deck in "
+                f"{earlier.source}; deck ids must be unique"
+            )
+        decks.append(deck)
+    return decks
 
 
 def default_deck_ids() -> tuple[str, ...]:

@@ -3,8 +3,14 @@ live. ``docs/rules/generals.md`` explains each rule they change (ruling numbers 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from . import cards
+from .cards import CardFileError, CardPool, Deck
 
 GAME_TYPES = {"quick": 3, "normal": 5, "epic": 8}
 SLAUGHTER_FLOORS = ("zero", "bottom")
@@ -49,6 +55,61 @@ def _check_bool(name: str, value: object) -> None:
         raise TypeError(f"{name} must be a bool, got {value!r}")
 
 
+def _path_text(name: str, value: object) -> str:
+    """A file name given as text or as a ``pathlib.Path`` (any ``os.PathLike``), as text."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{name} must be a file path (str or pathlib.Path), got {value!r}")
+    return value
+
+
+def _check_card_pool(value: object) -> str:
+    path = _path_text("card_pool", value)
+    if path != "default" and Path(path).suffix.lower() not in (".toml", ".json"):
+        raise CardFileError(f"card_pool must be 'default' or the path of a .toml or .json pool file, got {value!r}")
+    return path
+
+
+def _check_deck_files(value: object) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Sequence):
+        raise TypeError(f"deck_files must be None or a list of deck file paths, got {value!r}")
+    paths = tuple(_path_text("deck_files entries", path) for path in value)
+    if not paths:
+        raise CardFileError(
+            "deck_files must name at least one deck file, got an empty list (None means the prebuilt decks)"
+        )
+    return paths
+
+
+@functools.lru_cache(maxsize=8)
+def _prebuilt_decks(pool: CardPool) -> Mapping[str, Deck]:
+    return cards.load_default_decks(pool)
+
+
+def _load_cards(config: GeneralsConfig) -> tuple[CardPool, dict[str, Deck]]:
+    """The pool and the decks seats may be given, read once (when the config is made) and
+    checked; every error names the argument that led to it."""
+    try:
+        pool = cards.load_pool(config.card_pool)
+    except CardFileError as error:
+        raise type(error)(f"card_pool: {error}") from None
+    source = "deck_files" if config.deck_files is not None else "deck_files=None (the prebuilt decks)"
+    try:
+        if config.deck_files is None:
+            decks = dict(_prebuilt_decks(pool))
+        else:
+            decks = {deck.id: deck for deck in cards.load_decks(config.deck_files, pool)}
+        if config.enforce_deck_rules:
+            for deck in decks.values():
+                cards.check_deck(deck, pool, predestination=config.predestination)
+    except CardFileError as error:
+        raise type(error)(f"{source}: {error}") from None
+    return pool, decks
+
+
 @dataclass(frozen=True)
 class GeneralsConfig:
     """Rule variants of Empires and Generals.
@@ -57,8 +118,11 @@ class GeneralsConfig:
         num_players: 2 to ``max_seats`` players [3].
         max_seats: the seat rows of the observation and the seat offsets of the action table
             (4; 6 allows 5 and 6 players) [3].
-        card_pool: ``"default"`` or the path of a pool file (TOML or JSON) [1].
-        deck_files: ``None`` (the prebuilt decks) or paths of deck files that replace them [1].
+        card_pool: ``"default"`` or the path of a pool file (TOML or JSON; text or a
+            ``pathlib.Path``) [1]. The pool and the decks are read and checked once, when the config
+            is made; ``pool`` and ``available_decks`` hold them.
+        deck_files: ``None`` (the prebuilt decks) or a non-empty list of deck file paths that
+            replace them [1].
         decks: ``"random"`` (distinct empires drawn at reset) or one deck id per seat [6].
         allow_mirror: ``decks="random"`` may give two seats the same deck [6].
         enforce_deck_rules: check deck sizes and rarity caps when decks are loaded [5].
@@ -86,8 +150,8 @@ class GeneralsConfig:
 
     num_players: int = 2
     max_seats: int = 4
-    card_pool: str = "default"
-    deck_files: tuple[str, ...] | None = None
+    card_pool: str | os.PathLike[str] = "default"
+    deck_files: Sequence[str | os.PathLike[str]] | None = None
     decks: str | tuple[str, ...] = "random"
     allow_mirror: bool = False
     enforce_deck_rules: bool = True
@@ -111,16 +175,14 @@ class GeneralsConfig:
     def __post_init__(self) -> None:
         _check_int("max_seats", self.max_seats, 2, 6)
         _check_int("num_players", self.num_players, 2, self.max_seats)
-        if not isinstance(self.card_pool, str) or not self.card_pool:
-            raise TypeError(f"card_pool must be 'default' or a file path (str), got {self.card_pool!r}")
-        if self.deck_files is not None:
-            if isinstance(self.deck_files, str) or not all(isinstance(p, str) for p in self.deck_files):
-                raise TypeError(f"deck_files must be None or a sequence of paths, got {self.deck_files!r}")
-            object.__setattr__(self, "deck_files", tuple(self.deck_files))
+        object.__setattr__(self, "card_pool", _check_card_pool(self.card_pool))
+        object.__setattr__(self, "deck_files", _check_deck_files(self.deck_files))
         if isinstance(self.decks, str):
             if self.decks != "random":
                 raise ValueError(f"decks must be 'random' or one deck id per seat, got {self.decks!r}")
         else:
+            if not isinstance(self.decks, Sequence):
+                raise TypeError(f"decks must be 'random' or a list of deck ids, got {self.decks!r}")
             decks = tuple(self.decks)
             if len(decks) != self.num_players or not all(isinstance(d, str) for d in decks):
                 raise ValueError(f"decks must name one deck id per seat ({self.num_players}), got {self.decks!r}")
@@ -162,6 +224,33 @@ class GeneralsConfig:
         if not 0.0 <= self.ch_shaping <= 0.1:
             raise ValueError(f"ch_shaping must be in [0, 0.1] so it stays below a win, got {self.ch_shaping!r}")
         object.__setattr__(self, "ch_shaping", float(self.ch_shaping))
+        pool, available = _load_cards(self)
+        if isinstance(self.decks, tuple):
+            unknown = [name for name in self.decks if name not in available]
+            if unknown:
+                raise ValueError(f"decks names unknown deck id(s) {unknown}; the decks are {sorted(available)}")
+        elif not self.allow_mirror and len(available) < self.num_players:
+            raise ValueError(
+                f"decks='random' gives {self.num_players} players distinct decks, but only {len(available)} "
+                f"{'is' if len(available) == 1 else 'are'} available ({sorted(available)}); add deck_files or "
+                "set allow_mirror=True"
+            )
+        # not fields: loaded data, kept out of equality, hashing and repr
+        object.__setattr__(self, "_pool", pool)
+        object.__setattr__(self, "_decks", available)
+
+    @property
+    def pool(self) -> CardPool:
+        """The card pool, read when the config was made."""
+        pool: CardPool = self.__dict__["_pool"]
+        return pool
+
+    @property
+    def available_decks(self) -> Mapping[str, Deck]:
+        """The decks seats may be given, by id: the prebuilt ones or those of ``deck_files``,
+        read (and checked, with ``enforce_deck_rules``) when the config was made."""
+        decks: Mapping[str, Deck] = self.__dict__["_decks"]
+        return decks
 
     @property
     def target(self) -> int:

@@ -43,8 +43,10 @@ raises ``IllegalActionError`` and keeps the state.
 ## Observation Space
 
 ``Dict({{"observation": Box(-1, 100, ({obs_size},), float32), "action_mask": Box(0, 1,
-(n_actions,), int8)}})`` for the default pool and 4 seats. Hidden: other players' hands (their
-sizes show), the order of every pile, and other players' pile contents.
+(n_actions,), int8)}})`` for the default pool and 4 seats; card files whose numbers can pass 100
+raise the upper bound to what their decks can reach (computed when the env is made). Hidden:
+other players' hands (their sizes show), the order of every pile, and other players' pile
+contents.
 
 {observation_table}
 
@@ -70,8 +72,10 @@ enforce_deck_rules=True, predestination="standard", game_type="normal", slaughte
 slaughter_floor="zero", attack_transfer=False, play_for_second=False, opening_hand=(5, 2),
 draw_mode="choose", deckout_loses=False, explicit_harvest=False, max_generals=1,
 warcamp_attacks="raider", defender_wins_ties=True, max_rounds=60, reward_scheme="win_loss",
-ch_shaping=0.0)``. ``reset(options={{"decks": [...], "first_player": seat}})`` fixes the decks
-and the first player of one game.
+ch_shaping=0.0)``. ``card_pool`` and ``deck_files`` take text or ``pathlib.Path`` paths; the
+files are read and checked once, when the env is made, and every refusal names the argument.
+``reset(options={{"decks": [...], "first_player": seat}})`` fixes the decks and the first player
+of one game (checked before use: a list of deck ids, an integer seat).
 
 Registered ids: ``Generals-v0``, ``GeneralsQuick-v0``, ``GeneralsEpic-v0``,
 ``GeneralsSlaughter-v0``, ``Generals3p-v0``, ``Generals4p-v0`` and ``Generals4pSlaughter-v0``

@@ -14,7 +14,7 @@ index      field        meaning
 100-149    my supply    cards left in my Supply Pile, count per kind
 150-1217   seats        P rows of 17 + 5K (table below)
 1218-3577  units        P x U slots of K + 9 (table below), row-major by seat offset then slot
-3578-3714  battle       the battle under way (table below; all 0 outside a battle)
+3578-3714  battle       the battle under way (table below); outside one, stage "none" is 1
 3715-3725  phase        one-hot of the 11 decision phases (all 0 once over)
 3726-3728  global       target T / 10, Slaughterhouse, round / max_rounds
 3729-3778  banned       1 for each ultra rare kind nobody may play any more
@@ -30,32 +30,49 @@ A unit slot: 0 present, 1..K kind one-hot, K + 1 in the Battlefield, K + 2 may e
 Battlefield now (Pull), K + 3 strength, K + 4 life (both outside battle modifiers), K + 5 is a
 General, K + 6 ability available, K + 7 is the attacker, K + 8 is the blocker.
 
-The battle block: 0-4 stage (none, block in the Battlefield, block in the Warcamp, attacker's
-tactic, defender's tactic), then the attacker's seat offset (P), its slot (U), the defender's
-seat offset (P), the zone (Battlefield, Warcamp), the blocker's slot or none (U + 1),
-redirected (1), the tactic kind played by the attacker (K) and by the defender (K).
+The battle block: 0-4 stage one-hot (none: no battle under way, block in the Battlefield, block
+in the Warcamp, attacker's tactic, defender's tactic), then the attacker's seat offset (P), its
+slot (U), the defender's seat offset (P), the zone (Battlefield, Warcamp), the blocker's slot or
+none (U + 1), redirected (1), the tactic kind played by the attacker (K) and by the defender (K);
+all but the stage are 0 when no battle is under way.
+
+Bounds: every entry lies in [-1, 100] for the default pool and decks; the space's upper bound is
+``observation_high(config)``, which rises above 100 only for card files whose numbers can (a
+300-card deck, a resource worth 1,000), and is computed from the pool and decks when the env is
+made.
 
 Hidden: other hands (their sizes show), the order of every pile, and the contents of other
-players' piles (their sizes show; their deck lists are public through their empire).
+players' piles (their sizes show; with the prebuilt decks, each player's empire makes its deck
+list public).
 """
 
 from __future__ import annotations
 
+from array import array
 from functools import cache
-from operator import add, mul
+from operator import mul
 
 import numpy as np
 
 from ...core.layout import ObsLayout
-from .config import UNIT_SLOTS
+from .cards import CardPool, Deck
+from .config import MAX_KINGDOM, UNIT_SLOTS
 from .rules import EMPIRES, bf_entry_flags, unit_numbers
-from .state import BF, BLOCK, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState
+from .state import BF, BLOCK, COUNT_TYPECODE, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState, new_counts
 
 SEAT_FIXED = 17
 EMPIRE_SLOT = {name: slot for slot, name in enumerate(EMPIRES)}  # any other empire: slot 4
 UNIT_FIXED = 9
 OBSERVATION_HIGH = 100.0
 OBSERVATION_LOW = -1.0
+#: the state's per-kind counts (``array("H")``) read as one buffer
+_COUNT_DTYPE = np.dtype(np.uint16)
+assert _COUNT_DTYPE.itemsize == array(COUNT_TYPECODE).itemsize
+
+
+@cache
+def _zero_bytes(entries: int) -> bytes:
+    return bytes(entries * _COUNT_DTYPE.itemsize)
 
 
 @cache
@@ -113,25 +130,27 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
     order = [state.seat_at(seat, offset) for offset in range(state.num_players)]
     # every count vector of the view in one conversion and one write: my hand, my Playing Deck
     # and Supply Pile contents, then per seat in view order its Supply Line, Kingdom and discard
-    deck_counts, supply_counts = bytearray(K), bytearray(K)
+    deck_counts, supply_counts = new_counts(K), new_counts(K)
     for kind in me.playing_deck:
         deck_counts[kind] += 1
     for kind in me.supply_pile:
         supply_counts[kind] += 1
-    parts: list[bytes | bytearray] = [bytes(me.hand), deck_counts, supply_counts]
+    parts: list[bytes | array] = [me.hand, deck_counts, supply_counts]
     for p in order:
         player = state.players[p]
         if player.alive:
             # fresh cards exist only in the turn player's line, until its turn ends
             line = (
-                bytes(map(add, player.supply_ready, player.supply_fresh))
+                (
+                    np.frombuffer(player.supply_ready, _COUNT_DTYPE) + np.frombuffer(player.supply_fresh, _COUNT_DTYPE)
+                ).tobytes()
                 if any(player.supply_fresh)
-                else bytes(player.supply_ready)
+                else player.supply_ready
             )
-            parts += (line, bytes(player.kingdom), bytes(player.discard))
+            parts += (line, player.kingdom, player.discard)
         else:
-            parts.append(bytes(3 * K))
-    obs[_count_positions(K, P, state.num_players)] = np.frombuffer(b"".join(parts), dtype=np.uint8)
+            parts.append(_zero_bytes(3 * K))
+    obs[_count_positions(K, P, state.num_players)] = np.frombuffer(b"".join(parts), dtype=_COUNT_DTYPE)
     seat_width = SEAT_FIXED + 5 * K
     unit_width = K + UNIT_FIXED
     seats_at, units_at = lay.start("seats"), lay.start("units")
@@ -210,7 +229,10 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         if has_general:
             index.append(row + 15)
             value.append(1.0)
-    if battle is not None and state.phase in (BLOCK, TACTIC):
+    if battle is None or state.phase not in (BLOCK, TACTIC):
+        index.append(lay.start("battle"))  # stage "none"
+        value.append(1.0)
+    else:
         at = lay.start("battle")
         stage = (1 if battle.zone == BF else 2) if state.phase == BLOCK else 3 + battle.tactic_turn
         index += (
@@ -247,8 +269,44 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
 
 
 def observation_high(config) -> float:
-    """An upper bound of every entry: counts stay below 100 (a Playing Deck has at most 75)."""
-    return OBSERVATION_HIGH
+    """An upper bound of every entry: ``OBSERVATION_HIGH`` (100), or more when the config's
+    decks can exceed it (``entry_bound``)."""
+    decks = tuple(config.available_decks[deck_id] for deck_id in sorted(config.available_decks))
+    return float(max(OBSERVATION_HIGH, entry_bound(config.pool, decks, config.max_generals)))
+
+
+@cache
+def entry_bound(pool: CardPool, decks: tuple[Deck, ...], max_generals: int) -> int:
+    """The largest value an observation entry can take in a game between these decks.
+
+    A player's cards stay its own, so each number is bounded by one deck: counts and pile and
+    hand sizes by its card count; Supply Line values by the value of all its resources; the
+    budget by its best Harvest statics (8 Kingdom cards, a Strategy, a Capitol) or the change of
+    one payment (less than a card's value); a unit's strength and life by its best base numbers
+    plus the best statics, zone bonuses and the auras of ``max_generals`` Generals. Kingdom
+    counts stop at 8, flags at 1, and the scaled entries (CH / T, T / 10, round / max_rounds)
+    lie within [-1, 1]."""
+    return max((_deck_bound(pool, deck, max_generals) for deck in decks), default=1)
+
+
+def _deck_bound(pool: CardPool, deck: Deck, max_generals: int) -> int:
+    cards = [pool.kinds[k] for k in deck.playing + deck.supply]
+
+    def best(effect: str, card_type: str, copies: int) -> int:
+        return sum(sorted((getattr(card, effect) for card in cards if card.type == card_type), reverse=True)[:copies])
+
+    def statics(effect: str) -> int:
+        return best(effect, "kingdom", MAX_KINGDOM) + best(effect, "strategy", 1) + best(effect, "capitol", 1)
+
+    units = [card for card in cards if card.is_unit]
+    auras = best("aura_str", "general", max_generals)
+    strength = max((card.strength + card.field_str for card in units), default=0)
+    strength += max(statics("soldier_str"), statics("general_str")) + auras
+    life = max((card.life + card.camp_life for card in units), default=0)
+    life += max(statics("soldier_life"), statics("general_life")) + statics("camp_life_all")
+    wealth = sum(card.value for card in cards)
+    budget = max(statics("harvest"), max((card.value for card in cards), default=0))
+    return max(len(cards), wealth, budget, strength, life, MAX_KINGDOM)
 
 
 def observation_low(config) -> float:

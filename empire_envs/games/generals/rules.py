@@ -9,7 +9,8 @@ steps leave no trace), so an agent only ever sees real choices.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import mul
 
@@ -18,13 +19,14 @@ import numpy as np
 from ...core.errors import IllegalActionError
 from . import cards as card_data
 from .actions import ActionLayout, Kind, layout_for
-from .cards import STATIC_EFFECTS
+from .cards import STATIC_EFFECTS, CardPool, Deck
 from .config import BASE_HAND_LIMIT, MAX_KINGDOM, GeneralsConfig
 from .state import (
     ARMY,
     ATTACK,
     BF,
     BLOCK,
+    COUNT_TYPECODE,
     DECLARE,
     DISCARD_HAND,
     DRAW,
@@ -42,6 +44,7 @@ from .state import (
     GeneralsState,
     PlayerState,
     Unit,
+    new_counts,
 )
 
 EMPIRES = ("rome", "mongols", "egypt", "franks")
@@ -82,6 +85,17 @@ class CardTables:
         self.battle_tactic_kinds = tuple(k.index for k in kinds if k.type == "tactics" and k.timing == "battle")
         self._statics: dict[tuple, dict[str, int]] = {}
         self._layouts: dict[int, ActionLayout] = {}
+        self._harvested: dict[frozenset[int], tuple[bool, ...]] = {}
+
+    def harvested_kinds(self, banned: frozenset[int]) -> tuple[bool, ...]:
+        """Per kind, whether a Harvest puts it into play while ``banned`` holds the banned kinds:
+        the resources not banned (``determinize`` keeps them out of hands after a Harvest)."""
+        kinds = self._harvested.get(banned)
+        if kinds is None:
+            kinds = self._harvested[banned] = tuple(
+                resource and kind not in banned for kind, resource in enumerate(self.is_resource)
+            )
+        return kinds
 
     def layout(self, offsets: int) -> ActionLayout:
         lay = self._layouts.get(offsets)
@@ -90,11 +104,12 @@ class CardTables:
         return lay
 
     def statics_of(self, in_play: tuple) -> dict[str, int]:
-        """Static totals of ``(Kingdom counts per kind as bytes, Strategy, Capitol)`` (-1 for
+        """Static totals of ``(the bytes of the Kingdom counts, Strategy, Capitol)`` (-1 for
         none). Few distinct combinations occur, so each is computed once."""
         totals = self._statics.get(in_play)
         if totals is None:
-            kingdom, strategy, capitol = in_play
+            kingdom_bytes, strategy, capitol = in_play
+            kingdom = array(COUNT_TYPECODE, kingdom_bytes)
             totals = {}
             for effect, values in self.static.items():
                 total = sum(count * values[kind] for kind, count in enumerate(kingdom) if count)
@@ -111,25 +126,17 @@ def _tables_for(pool) -> CardTables:
     return CardTables(pool)
 
 
-@lru_cache(maxsize=8)
-def _default_decks(pool) -> dict:
-    return card_data.load_default_decks(pool)
+def load_pool(config: GeneralsConfig) -> CardPool:
+    """The config's card pool (read once, when the config was made)."""
+    return config.pool
 
 
-def load_pool(config: GeneralsConfig):
-    return card_data.load_pool(config.card_pool)
-
-
-def available_decks(config: GeneralsConfig, pool) -> dict:
-    """The decks seats may be given: the prebuilt ones, or ``deck_files`` (checked on load)."""
-    if config.deck_files is None:
-        decks = dict(_default_decks(pool))
-    else:
-        decks = {deck.id: deck for deck in card_data.load_decks(config.deck_files, pool)}
-    if config.enforce_deck_rules:
-        for deck in decks.values():
-            card_data.check_deck(deck, pool, predestination=config.predestination)
-    return decks
+def available_decks(config: GeneralsConfig, pool: CardPool | None = None) -> dict[str, Deck]:
+    """The decks seats may be given, by id: the prebuilt ones or ``deck_files``, read and
+    checked when the config was made (``pool``, if given, must be the config's)."""
+    if pool is not None and pool is not config.pool:
+        raise ValueError("available_decks: pool must be the config's own pool (config.pool)")
+    return dict(config.available_decks)
 
 
 def layout(state: GeneralsState) -> ActionLayout:
@@ -149,11 +156,20 @@ def new_game(
 ) -> GeneralsState:
     """Give each seat a deck (``decks``, else the config's choice), shuffle both piles of each
     (unless ``shuffle=False``: the deck lists' order, top card last), draw the opening hands and
-    start the first player's turn (ruling 16: a uniformly random seat unless given)."""
-    pool = load_pool(config)
-    available = available_decks(config, pool)
+    start the first player's turn (ruling 16: a uniformly random seat unless given).
+
+    ``decks`` and ``first_player`` are the env's reset options: they are checked before anything
+    is dealt (``TypeError`` for a value of the wrong kind, ``ValueError`` for one out of range,
+    each naming the option), and never converted (no ``int("1")``, no letters of ``"abc"``)."""
+    available = config.available_decks
+    if decks is not None:
+        decks = _deck_option(decks, config.num_players, available)
+    if first_player is not None:
+        first_player = _seat_option("first_player", first_player, config.num_players)
+    pool = config.pool
     chosen = _choose_decks(config, available, rng, decks)
     state = GeneralsState(config, pool, _tables_for(pool))
+    state.decks_public = decks is not None or config.decks != "random"
     target = config.target
     for seat, deck in enumerate(chosen):
         player = state.players[seat]
@@ -173,32 +189,53 @@ def new_game(
             _draw(player, player.supply_pile)
     if first_player is None:
         first_player = int(rng.integers(config.num_players))
-    if not 0 <= first_player < config.num_players:
-        raise ValueError(f"first_player must be a seat 0..{config.num_players - 1}, got {first_player}")
     state.first = state.current = first_player
     _begin_turn(state)
     _auto_resolve(state)
     return state
 
 
-def _choose_decks(config: GeneralsConfig, available: dict, rng: np.random.Generator, decks) -> list:
+def _shown(value: object) -> str:
+    text = card_data.short_repr(value)
+    return f"{text} of type {type(value).__name__}"
+
+
+def _deck_option(value: object, num_players: int, available: Mapping[str, Deck]) -> list[str]:
+    """The reset option ``decks``: a list or tuple of one known deck id per seat."""
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"reset option 'decks' is a list of {num_players} deck ids, got {_shown(value)}")
+    names = list(value)
+    for position, name in enumerate(names):
+        if not isinstance(name, str):
+            raise TypeError(f"reset option 'decks': entry {position} must be a deck id (text), got {_shown(name)}")
+    if len(names) != num_players:
+        raise ValueError(f"reset option 'decks' names one deck per seat ({num_players}), got {len(names)}: {names}")
+    unknown = [name for name in names if name not in available]
+    if unknown:
+        raise ValueError(f"reset option 'decks': unknown deck id(s) {unknown}; the decks are {sorted(available)}")
+    return names
+
+
+def _seat_option(name: str, value: object, num_players: int) -> int:
+    """A seat number given as a Python or numpy integer (never a bool, float or text)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"reset option {name!r} is a seat number 0..{num_players - 1}, got {_shown(value)}")
+    if not 0 <= value < num_players:
+        raise ValueError(f"reset option {name!r} is a seat number 0..{num_players - 1}, got {int(value)}")
+    return int(value)
+
+
+def _choose_decks(config: GeneralsConfig, available: Mapping[str, Deck], rng: np.random.Generator, decks) -> list:
+    """The seats' decks: those named (by the reset option, else the config), or a random draw
+    (the config has made sure there are enough decks for it)."""
     names = decks if decks is not None else (None if config.decks == "random" else config.decks)
     if names is not None:
-        names = list(names)
-        if len(names) != config.num_players:
-            raise ValueError(f"decks must name one deck per seat ({config.num_players}), got {names!r}")
-        unknown = [n for n in names if n not in available]
-        if unknown:
-            raise ValueError(f"unknown deck id(s) {unknown}; available: {sorted(available)}")
         return [available[n] for n in names]
     ids = sorted(available)
     if config.allow_mirror:
         return [available[ids[int(i)]] for i in rng.integers(len(ids), size=config.num_players)]
-    if len(ids) < config.num_players:
-        raise ValueError(
-            f"{config.num_players} players need as many distinct decks, only {len(ids)} are "
-            "available (set allow_mirror=True)"
-        )
     return [available[ids[int(i)]] for i in rng.permutation(len(ids))[: config.num_players]]
 
 
@@ -208,6 +245,10 @@ def _draw(player: PlayerState, pile: list[int]) -> int:
         return -1
     kind = pile.pop()
     player.hand[kind] += 1
+    if pile is player.playing_deck:
+        player.drawn_playing += 1
+    else:
+        player.drawn_supply += 1
     return kind
 
 
@@ -703,6 +744,8 @@ def _do(state: GeneralsState, action: int) -> None:
         player = state.players[seat]
         player.hand[a] -= 1
         player.discard[a] += 1
+        if state.tables.is_resource[a] and a not in player.banned_at_harvest:
+            player.resources_discarded += 1
         if sum(player.hand) <= hand_limit(state, seat):
             _end_turn(state)
     _after_departure(state)
@@ -751,17 +794,26 @@ def _continue_draw(state: GeneralsState) -> None:
 
 
 def _harvest(state: GeneralsState, seat: int) -> None:
-    """Rulings 23-26: resources go from hand to the Supply Line (fresh unless continuous);
-    harvest effects add budget; ch_per_turn effects add CH."""
+    """Rulings 23-26: resources go from hand to the Supply Line (fresh unless continuous), but
+    for banned ones, and an ultra rare bans its kind as it enters play (ruling 7); harvest
+    effects add budget; ch_per_turn effects add CH."""
     player = state.players[seat]
     tables = state.tables
+    banned = state.banned
     for kind, count in enumerate(player.hand):
-        if count and tables.is_resource[kind]:
-            player.hand[kind] = 0
-            if tables.kinds[kind].continuous:
-                player.supply_ready[kind] += count
-            else:
-                player.supply_fresh[kind] += count
+        if not count or not tables.is_resource[kind] or kind in banned:
+            continue  # a banned resource cannot be played: it stays in the hand (ruling 7)
+        if tables.ultra_rare[kind]:
+            count = 1  # the first copy to enter play bans the others
+            banned.add(kind)
+        player.hand[kind] -= count
+        if tables.kinds[kind].continuous:
+            player.supply_ready[kind] += count
+        else:
+            player.supply_fresh[kind] += count
+    player.drawn_playing = player.drawn_supply = player.resources_discarded = 0
+    if len(player.banned_at_harvest) != len(banned):  # bans only ever grow
+        player.banned_at_harvest = frozenset(banned)
     player.budget += static_total(state, seat, "harvest")
     state.phase = KINGDOM
     _change_ch(state, seat, static_total(state, seat, "ch_per_turn"))
@@ -1227,40 +1279,194 @@ def heuristic_values(state: GeneralsState) -> list[float]:
 
 
 def determinize(state: GeneralsState, seat: int, rng: np.random.Generator) -> GeneralsState:
-    """A copy with what ``seat`` cannot see resampled: the order of its own piles, and for every
-    other player the split of its unseen cards (known as a multiset, since its deck list is
-    public) between its hand, Playing Deck and Supply Pile, with sizes kept. Supply cards
-    (resources, Capitols) stay on the supply side."""
-    if not 0 <= seat < state.num_players:
+    """A copy with what ``seat`` cannot see resampled into a world consistent with everything
+    it has observed: the order of its own piles, and for every other player its deck list, then
+    the split of that list's unseen cards between hand, Playing Deck and Supply Pile.
+
+    - **Deck lists.** When the decks were named (config or reset option) everyone knows them.
+      When they were drawn at random, a player's list is drawn from the available decks that fit
+      what ``seat`` sees of it: the empire entry of the observation, the number of cards, every
+      card it has shown (in play, in the Supply Line, discarded or removed), and the sizes of its
+      hand and piles; with ``allow_mirror=False`` the decks of the table are distinct.
+    - **Piles.** A deck names each card in one pile only, so each unseen card belongs to the
+      pile it came from; the piles keep their sizes and the rest is the hand.
+    - **Resources in hand.** The Harvest puts every resource of the hand into play, except those
+      banned at that moment (ruling 7), so a resource of another kind can be in a hand only if
+      drawn since that player's last Harvest: at most as many as it has drawn from each pile
+      since then, and in all no more than those draws less the resources it has discarded.
+
+    A state whose cards fit none of the available decks (one built by hand, as in a test) keeps
+    each player's hidden cards, only shuffling the piles."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < state.num_players:
         raise ValueError(f"determinize needs a seat 0..{state.num_players - 1}, got {seat!r}")
     copy = state.clone()
-    supply_side = tuple(t in ("resource", "capitol") for t in state.tables.type)
-    for p, player in enumerate(copy.players):
-        if p == seat:
+    fits = _sample_deck_lists(state, int(seat), rng)
+    for p, (player, fit) in enumerate(zip(copy.players, fits, strict=True)):
+        if fit is None:
             rng.shuffle(player.playing_deck)
             rng.shuffle(player.supply_pile)
-            continue
-        unseen = player.playing_deck + player.supply_pile
-        for kind, count in enumerate(player.hand):
-            unseen += [kind] * count
-        playing_side = [k for k in unseen if not supply_side[k]]
-        supply_cards = [k for k in unseen if supply_side[k]]
-        rng.shuffle(playing_side)
-        rng.shuffle(supply_cards)
-        n_play, n_supply = len(player.playing_deck), len(player.supply_pile)
-        if n_play > len(playing_side) or n_supply > len(supply_cards):
-            # a custom deck mixing sides: fall back to one shuffle of all unseen cards
-            mixed = playing_side + supply_cards
-            rng.shuffle(mixed)
-            playing_side, supply_cards = mixed[:n_play], mixed[n_play:]
-            hand_cards = supply_cards[n_supply:]
-            supply_cards = supply_cards[:n_supply]
         else:
-            hand_cards = playing_side[n_play:] + supply_cards[n_supply:]
-            playing_side, supply_cards = playing_side[:n_play], supply_cards[:n_supply]
-        player.playing_deck = playing_side
-        player.supply_pile = supply_cards
-        player.hand = bytearray(len(player.hand))
-        for kind in hand_cards:
-            player.hand[kind] += 1
+            _resample_hidden(copy, p, fit, rng)
     return copy
+
+
+def _pinned_in_hand(state: GeneralsState, p: int) -> int:
+    """A card that must stay in the hand whatever is resampled: the paid General waiting while
+    its owner picks the General it replaces (-1 if none)."""
+    return state.pending_card if state.phase == REPLACE_GENERAL and p == state.current else -1
+
+
+def _shown_counts(state: GeneralsState, p: int) -> list[int]:
+    """Per kind, the player's cards everyone has seen: in play, in its Supply Line, discarded or
+    removed from the game (plus the pinned card)."""
+    player = state.players[p]
+    counts = [
+        sum(cards)
+        for cards in zip(
+            player.supply_ready, player.supply_fresh, player.kingdom, player.discard, player.removed, strict=True
+        )
+    ]
+    for kind in (player.strategy, player.capitol, _pinned_in_hand(state, p)):
+        if kind >= 0:
+            counts[kind] += 1
+    for unit in player.units:
+        if unit is not None:
+            counts[unit.kind] += 1
+    return counts
+
+
+@lru_cache(maxsize=64)
+def _deck_counts(deck: Deck, num_kinds: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A deck's copies per kind in its Playing Deck and in its Supply Pile."""
+    playing, supply = [0] * num_kinds, [0] * num_kinds
+    for kind in deck.playing:
+        playing[kind] += 1
+    for kind in deck.supply:
+        supply[kind] += 1
+    return tuple(playing), tuple(supply)
+
+
+def _empire_entry(empire: str) -> int:
+    """The empire one-hot entry the observation shows (any empire but the four: "other")."""
+    return EMPIRES.index(empire) if empire in EMPIRES else len(EMPIRES)
+
+
+#: a deck list that fits what the others see of a player, with the player's unseen cards if it
+#: were its list, split by the pile they came from: (deck, Playing Deck side, Supply Pile side)
+_Fit = tuple[Deck, list[int], list[int]]
+
+
+def _fit(state: GeneralsState, p: int, deck: Deck, shown: list[int], cards_held: int) -> _Fit | None:
+    """``deck`` as player ``p``'s list, if it fits what the others see of ``p`` (its shown cards,
+    its ``cards_held`` in all, its hand and pile sizes and the resources its hand may hold)."""
+    player = state.players[p]
+    if _empire_entry(deck.empire) != _empire_entry(player.empire):
+        return None
+    if len(deck.playing) + len(deck.supply) != cards_held:
+        return None
+    playing_counts, supply_counts = _deck_counts(deck, state.pool.size)
+    unseen_playing: list[int] = []
+    unseen_supply: list[int] = []
+    for kind, seen in enumerate(shown):
+        in_playing, in_supply = playing_counts[kind], supply_counts[kind]
+        left = in_playing + in_supply - seen
+        if left < 0:
+            return None
+        if left:
+            (unseen_playing if in_playing else unseen_supply).extend([kind] * left)
+    from_playing = len(unseen_playing) - len(player.playing_deck)  # hand cards of each pile
+    from_supply = len(unseen_supply) - len(player.supply_pile)
+    if from_playing < 0 or from_supply < 0:
+        return None
+    held = state.tables.harvested_kinds(player.banned_at_harvest)
+    least_playing = max(0, from_playing - sum(not held[k] for k in unseen_playing))
+    least_supply = max(0, from_supply - sum(not held[k] for k in unseen_supply))
+    if not _resource_room(player, least_playing, least_supply):
+        return None
+    return deck, unseen_playing, unseen_supply
+
+
+def _resource_room(player: PlayerState, from_playing: int, from_supply: int) -> bool:
+    """Whether the hand may hold that many such resources from each pile (see determinize)."""
+    drawn = player.drawn_playing + player.drawn_supply
+    return (
+        from_playing <= player.drawn_playing
+        and from_supply <= player.drawn_supply
+        and from_playing + from_supply <= drawn - player.resources_discarded
+    )
+
+
+def _sample_deck_lists(state: GeneralsState, seat: int, rng: np.random.Generator) -> list[_Fit | None]:
+    """Per seat, the deck list to resample it from (None: the seat itself, or no list fits)."""
+    config = state.config
+    available = config.available_decks
+    choices: dict[int, list[_Fit]] = {}
+    for p, player in enumerate(state.players):
+        if p == seat:
+            continue
+        shown = _shown_counts(state, p)
+        cards_held = player.card_count()
+        candidates = [available[player.deck_id]] if state.decks_public else available.values()
+        choices[p] = [fit for deck in candidates if (fit := _fit(state, p, deck, shown, cards_held)) is not None]
+    distinct = not state.decks_public and not config.allow_mirror
+    fits: list[_Fit | None] = [None] * state.num_players
+    order = [p for p, fitting in choices.items() if fitting]
+
+    def assign(i: int, taken: frozenset[str]) -> bool:
+        """Lists for the players ``order[i:]``, tried in random order (a depth-first search)."""
+        if i == len(order):
+            return True
+        fitting = choices[order[i]]
+        for j in rng.permutation(len(fitting)) if len(fitting) > 1 else (0,):
+            fit = fitting[j]
+            if distinct and fit[0].id in taken:
+                continue
+            fits[order[i]] = fit
+            if assign(i + 1, taken | {fit[0].id}):
+                return True
+        return False
+
+    if not assign(0, frozenset({state.players[seat].deck_id})):
+        return [None] * state.num_players  # no consistent assignment: only a hand-built state
+    return fits
+
+
+def _resample_hidden(state: GeneralsState, p: int, fit: _Fit, rng: np.random.Generator) -> None:
+    """Deal player ``p``'s unseen cards afresh from a deck list that fits (see determinize)."""
+    player = state.players[p]
+    deck, *split = fit
+    held = state.tables.harvested_kinds(player.banned_at_harvest)
+    sides = []
+    for cards, pile_size in zip(split, (len(player.playing_deck), len(player.supply_pile)), strict=True):
+        rng.shuffle(cards)
+        sides.append((cards[:pile_size], cards[pile_size:]))
+    (playing, hand_playing), (supply, hand_supply) = sides
+    # too many resources in the hand for the draws since the last Harvest: trade the surplus for
+    # other cards of the same pile (possible, since the list fits)
+    while True:
+        in_playing = sum(held[k] for k in hand_playing)
+        in_supply = sum(held[k] for k in hand_supply)
+        if _resource_room(player, in_playing, in_supply):
+            break
+        over_supply = in_supply > player.drawn_supply or not _swap_resource_out(hand_playing, playing, held)
+        if over_supply and not _swap_resource_out(hand_supply, supply, held):
+            raise AssertionError("determinize: the deck list fits, yet no swap is left")
+    player.playing_deck = playing
+    player.supply_pile = supply
+    player.hand = new_counts(len(player.hand))
+    for kind in hand_playing + hand_supply:
+        player.hand[kind] += 1
+    pinned = _pinned_in_hand(state, p)
+    if pinned >= 0:
+        player.hand[pinned] += 1
+    player.deck_id, player.empire = deck.id, deck.empire
+
+
+def _swap_resource_out(hand: list[int], pile: list[int], held: Sequence[bool]) -> bool:
+    """Exchange one restricted resource of ``hand`` with a non-restricted card of ``pile``."""
+    at_hand = next((i for i, kind in enumerate(hand) if held[kind]), -1)
+    at_pile = next((i for i, kind in enumerate(pile) if not held[kind]), -1)
+    if at_hand < 0 or at_pile < 0:
+        return False
+    hand[at_hand], pile[at_pile] = pile[at_pile], hand[at_hand]
+    return True

@@ -3,8 +3,9 @@
 Cards are **kinds** ``k = 0..K-1`` of the loaded pool (ascending ``ref``). Per player
 (``PlayerState``): ``hand``, ``supply_ready``, ``supply_fresh`` (the Supply Line, split by whether
 a card may be spent yet), ``kingdom``, ``discard`` and ``removed`` are per-kind counts, kept as
-``bytearray`` (a count never exceeds a deck's 75 cards; a negative one raises at once, and the
-observation reads them without a conversion per entry);
+``array("H")`` of unsigned 16-bit integers (``new_counts``): a count never exceeds the 2,000 cards
+of a deck file's two piles (``cards.MAX_PILE_CARDS`` each), a negative one raises at once, and
+the observation reads them as one buffer, without a conversion per entry;
 ``playing_deck`` and ``supply_pile`` are lists of kinds, top card last; ``strategy`` and
 ``capitol`` a kind or -1; ``units`` ``U`` slots, each a ``Unit`` or None. Cards never leave a
 player's own zones, so each player's total is its deck size for the whole game.
@@ -17,7 +18,19 @@ outside one); ``target_player`` / ``pending_card`` the Sabotage or General being
 
 from __future__ import annotations
 
+from array import array
+
 from .config import UNIT_SLOTS, GeneralsConfig
+
+#: the array type code of the per-kind counts, and its numpy twin in ``observe``
+COUNT_TYPECODE = "H"
+_ZERO_COUNT = array(COUNT_TYPECODE, [0])
+
+
+def new_counts(num_kinds: int) -> array:
+    """A zero count for each of ``num_kinds`` kinds."""
+    return _ZERO_COUNT * num_kinds
+
 
 # Phases: the pending sub-decision (OVER once the game has ended).
 (
@@ -99,22 +112,26 @@ class PlayerState:
         "place",
         "final_reward",
         "deck_size",
+        "drawn_playing",
+        "drawn_supply",
+        "resources_discarded",
+        "banned_at_harvest",
     )
 
     def __init__(self, num_kinds: int) -> None:
         self.deck_id = ""
         self.empire = ""
-        self.hand = bytearray(num_kinds)
+        self.hand = new_counts(num_kinds)
         self.playing_deck: list[int] = []
         self.supply_pile: list[int] = []
-        self.supply_ready = bytearray(num_kinds)
-        self.supply_fresh = bytearray(num_kinds)
-        self.kingdom = bytearray(num_kinds)
+        self.supply_ready = new_counts(num_kinds)
+        self.supply_fresh = new_counts(num_kinds)
+        self.kingdom = new_counts(num_kinds)
         self.strategy = -1
         self.capitol = -1
         self.units: list[Unit | None] = [None] * UNIT_SLOTS
-        self.discard = bytearray(num_kinds)
-        self.removed = bytearray(num_kinds)
+        self.discard = new_counts(num_kinds)
+        self.removed = new_counts(num_kinds)
         self.ch = 0
         self.budget = 0
         self.alive = True
@@ -123,6 +140,14 @@ class PlayerState:
         self.place = 0  # finishing place (1 = first) once out of the game; 0 while in
         self.final_reward = 0.0  # the game reward its place earned (shaping excluded)
         self.deck_size = 0
+        # Public facts that bound which resources the hand may hold (``rules.determinize``):
+        # the cards drawn from each pile since the player's last Harvest (before its first, its
+        # opening hand), the resources it has discarded from the hand since, and the kinds
+        # banned at that Harvest (a banned resource stays in the hand).
+        self.drawn_playing = 0
+        self.drawn_supply = 0
+        self.resources_discarded = 0
+        self.banned_at_harvest: frozenset[int] = frozenset()
 
     def copy(self) -> PlayerState:
         other = PlayerState.__new__(PlayerState)
@@ -147,6 +172,10 @@ class PlayerState:
         other.place = self.place
         other.final_reward = self.final_reward
         other.deck_size = self.deck_size
+        other.drawn_playing = self.drawn_playing
+        other.drawn_supply = self.drawn_supply
+        other.resources_discarded = self.resources_discarded
+        other.banned_at_harvest = self.banned_at_harvest
         return other
 
     def card_count(self) -> int:
@@ -246,6 +275,7 @@ class GeneralsState:
         "finish_order",
         "last_battle",
         "rewards",
+        "decks_public",
     )
 
     def __init__(self, config: GeneralsConfig, pool, tables) -> None:
@@ -272,6 +302,9 @@ class GeneralsState:
         self.finish_order: list[int] = []  # seats in the order they left the game, winner first
         self.last_battle: tuple = ()  # (attacker, defender, outcomes) of the latest battle
         self.rewards = [0.0] * config.num_players  # what the action being applied earns each seat
+        # the seats' decks were named (config or reset option), not drawn at random: everyone
+        # knows each player's deck list
+        self.decks_public = False
 
     def clone(self) -> GeneralsState:
         other = GeneralsState.__new__(GeneralsState)
@@ -298,6 +331,7 @@ class GeneralsState:
         other.finish_order = self.finish_order[:]
         other.last_battle = self.last_battle
         other.rewards = self.rewards[:]
+        other.decks_public = self.decks_public
         return other
 
     def acting_player(self) -> int:
