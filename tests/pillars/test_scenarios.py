@@ -884,7 +884,7 @@ def test_new_game_rejects_bad_deck_and_seat():
     rules.new_game(config, rng0(), deck=good, first_player=0)
     with pytest.raises(ValueError, match="stacked deck"):
         rules.new_game(config, rng0(), deck=good[:-1], first_player=0)
-    with pytest.raises(ValueError, match="stacked deck"):
+    with pytest.raises(ValueError, match="reset option 'deck'"):
         rules.new_game(config, rng0(), deck=good[:-1] + [14], first_player=0)
     with pytest.raises(ValueError, match="first_player"):
         rules.new_game(config, rng0(), deck=good, first_player=4)
