@@ -28,6 +28,7 @@ from empire_envs.games.pillars.state import (
     PillarsState,
     empire_of,
     full_deck_counts,
+    kinds_for,
 )
 
 LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker")
@@ -82,7 +83,8 @@ def build_state(
     ``pillars``: seat -> pillar ranks laid (each made of four natural cards, the empire is that of
     the first rank); ``pending_skip``: seats with a pending skip; ``known``: seat -> kinds for the
     public tracker. ``main_done`` defaults to True in BUILD/DISCARD/SKIP_TARGET outside round 1.
-    The turn counter is ``(round_ - 1) * n + current`` (as if seat 0 had started).
+    The turn counter is ``(round_ - 1) * n + current`` (as if seat 0 had started); every seat
+    that has had a turn by then has an empty "played" turn record (the event block).
     """
     if config is None:
         config = PillarsConfig(num_players=n, **config_kwargs)
@@ -112,6 +114,8 @@ def build_state(
         state.known[seat] = counts(items, size)
     state.current = current
     state.turn = (round_ - 1) * n + current
+    for seat in range(n if round_ > 1 else current + 1):
+        state.turn_log[seat] = rules.PLAYED_TURN
     state.phase = phase
     if main_done is None:
         main_done = phase in (BUILD, DISCARD, SKIP_TARGET) and round_ > 1
@@ -255,3 +259,55 @@ class CoinStub:
     def random(self) -> float:
         self.calls += 1
         return self.value
+
+
+# --------------------------------------------------------------------------- the event block
+
+
+def _one(values: np.ndarray) -> int | None:
+    """The index of a one-hot field (None when all zero)."""
+    hot = np.flatnonzero(values)
+    assert len(hot) <= 1 and all(values[hot] == 1), values
+    return int(hot[0]) if len(hot) else None
+
+
+def turn_block(obs: np.ndarray, offset: int, kinds=None) -> np.ndarray:
+    """The event block's slot of the seat at ``offset`` from the observer."""
+    kinds = kinds or kinds_for(PillarsConfig())
+    start = observe.observation_layout(kinds).start(f"events seat {offset}")
+    return obs[start : start + observe.turn_layout(kinds).size]
+
+
+def describe_turn(obs: np.ndarray, offset: int, kinds=None) -> dict:
+    """The slot as plain values: status, skip given (a seat offset), main and bonus records."""
+    kinds = kinds or kinds_for(PillarsConfig())
+    slot, layout = turn_block(obs, offset, kinds), observe.turn_layout(kinds)
+    status = _one(slot[layout["status"]])
+    return {
+        "status": {None: "none", 0: "played", 1: "skipped"}[status],
+        "skip given": _one(slot[layout["skip given"]]),
+        "main": describe_record(slot[layout["main"]], kinds),
+        "bonus": describe_record(slot[layout["bonus"]], kinds),
+    }
+
+
+def describe_record(record: np.ndarray, kinds) -> dict | None:
+    """One record as plain values (kinds as indices, seats as offsets); None when empty."""
+    if not record.any():
+        return None
+    layout = observe.record_layout(kinds)
+    offers = record[layout["offers"]].reshape(6, kinds.size)
+    throws = record[layout["throws"]]
+    return {
+        "new": int(record[layout["new"]][0]),
+        "type": ("steal", "trade", "battle")[_one(record[layout["type"]])],
+        "partner": _one(record[layout["partner"]]),
+        "kind": _one(record[layout["kind"]]),
+        "offers": {o: _one(row) for o, row in enumerate(offers) if row.any()},
+        "answer": {None: None, 0: "yes", 1: "no"}[_one(record[layout["answer"]])],
+        "ties": int(record[layout["ties"]][0]),
+        "tie throws": tuple(int(x) for x in record[layout["tie throws"]]),
+        "throws": (_one(throws[:3]), _one(throws[3:])),
+        "result": {None: None, 0: "attacker took it", 1: "defender kept it"}[_one(record[layout["result"]])],
+        "coin": int(record[layout["coin"]][0]),
+    }

@@ -56,9 +56,10 @@ def obs_all(state) -> list[np.ndarray]:
 
 
 def test_layout_matches_the_rulings_table():
-    """The default observation is 569 entries in the ruling's order; one seat is 65."""
+    """The ruling's 569 entries come first, in its order (one seat is 65), then the battle's
+    per-throw tie counts and the event block: 2096 entries in all."""
     rows = {name: (lo, hi) for name, lo, hi in observe.LAYOUT.rows()}
-    assert observe.LAYOUT.size == observe.OBSERVATION_SIZE == 569
+    assert observe.LAYOUT.size == observe.OBSERVATION_SIZE == 2096
     assert rows["hand"] == (0, 13)
     assert [rows[f"seat {o}"] for o in range(6)] == [(14 + 65 * o, 78 + 65 * o) for o in range(6)]
     assert rows["public"] == (404, 410) and rows["phase"] == (411, 418)
@@ -66,7 +67,9 @@ def test_layout_matches_the_rulings_table():
     assert rows["trade offers"] == (440, 529)
     assert rows["battle attacker"] == (530, 535) and rows["battle defender"] == (536, 541)
     assert rows["battle demand"] == (542, 556) and rows["battle answer"] == (557, 559)
-    assert rows["battle ties"] == (560, 560) and rows["battle throws"] == (561, 568)
+    assert rows["battle ties"] == (560, 560) and rows["battle tie throws"] == (561, 563)
+    assert rows["battle throws"] == (564, 571)
+    assert [rows[f"events seat {o}"] for o in range(6)] == [(572 + 254 * o, 825 + 254 * o) for o in range(6)]
     seat = {name: (lo, hi) for name, lo, hi in observe.SEAT_LAYOUT.rows()}
     assert observe.SEAT_LAYOUT.size == 65
     assert seat["empire"] == (4, 7) and seat["pillars"] == (8, 19)

@@ -27,7 +27,7 @@ from empire_envs.games.pillars.state import (
     WON,
 )
 
-from .helpers import act, block, build_state, counts, kind, random_states, stacked_deck
+from .helpers import act, block, build_state, counts, describe_turn, kind, random_states, stacked_deck
 
 VARIANTS = [
     PillarsConfig(num_players=3),
@@ -351,3 +351,10 @@ def test_worked_turn_of_the_rules_page():
     act(state, 166, rng)
     assert state.pending_skip[3] and state.current == 1 and state.phase == MAIN
     assert state.battle_attacker == -1 and state.hand_sizes[1] == 11
+    # player_1's next decision still has the whole battle: seat 0's slot is offset 3
+    seen = describe_turn(observe.observe(state, 1), 3)
+    assert seen["skip given"] == 2 and seen["bonus"] is None
+    assert seen["main"] == {
+        "new": 1, "type": "battle", "partner": 1, "kind": nine, "offers": {}, "answer": "yes", "ties": 1,
+        "tie throws": (1, 0, 0), "throws": (0, 2), "result": "attacker took it", "coin": 0,
+    }

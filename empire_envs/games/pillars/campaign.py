@@ -12,10 +12,11 @@ The observation is the Pillars observation of the current game followed by the c
 =========  ==================  ================================================================
 index      field               meaning
 =========  ==================  ================================================================
-0-568      game                the current game's observation (``observe.py``'s table)
-569-586    empires won         per seat offset 0..5: 1 for each of Thief, Merchant, Warlord
+0-2095     game                the current game's observation (``observe.py``'s tables), its
+                               event block included (empty again at each new game)
+2096-2113  empires won         per seat offset 0..5: 1 for each of Thief, Merchant, Warlord
                                that seat has won a game with
-587        games played        games finished so far in this campaign
+2114       games played        games finished so far in this campaign
 =========  ==================  ================================================================
 """
 

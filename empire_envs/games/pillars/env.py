@@ -41,7 +41,10 @@ masked. In ``env()``, an illegal action ends the game with -1 for its agent (Pet
 (n_actions,), int8)}})`` per agent: raw counts from the agent's own seat (``high`` bounds every
 count). Hidden: other hands beyond their sizes and the public known-cards lower bound, the
 resource pile's order, other responders' trade offers until all are in, and the attacker's
-throw until the defender has thrown.
+throw until the defender has thrown. The event block keeps every seat's latest turn (who stole,
+traded or battled with whom, the demand, the answer, the revealed offers and throws, the outcome,
+the skip given), so each agent sees every public event since its own last decision, new ones
+flagged (ruling 50; ``docs/rules/pillars.md`` section 4 states the bound).
 
 {observation_table}
 

@@ -17,6 +17,9 @@ from .state import (
     ANSWER_YES,
     BUILD,
     DISCARD,
+    EVENT_BATTLE,
+    EVENT_STEAL,
+    EVENT_TRADE,
     MAIN,
     MERCHANT,
     NO_EMPIRE,
@@ -33,15 +36,24 @@ from .state import (
     TRADE_OFFER,
     TRADE_PICK,
     TRUNCATED,
+    TURN_PLAYED,
+    TURN_SKIPPED,
     WARLORD,
     WON,
+    Interaction,
     PillarsState,
+    SeatTurn,
     empire_of,
     full_deck_counts,
+    with_interaction,
+    with_skip_given,
 )
 
 HAND_SIZE = 10
 FIRST_PILLAR_DRAW = 6
+
+# A played turn's record at its start (immutable, so one instance serves every seat and game).
+PLAYED_TURN = SeatTurn(TURN_PLAYED)
 
 #: the interaction each empire's bonus action repeats (section 37)
 BONUS_KIND = {THIEF: Kind.STEAL, MERCHANT: Kind.TRADE, WARLORD: Kind.BATTLE}
@@ -362,9 +374,13 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
     rewards = [0.0] * state.n
     kind, a, b = decoded
     player = state.acting_player()
+    state.last_decision[player] = state.event_serial  # records from here on are news to player
     if kind is Kind.STEAL:
-        _start_interaction(state)
-        _steal(state, player, _seat(state, player, a))
+        # A steal leaves the last trade or battle on record (section 7): only a new one replaces it.
+        state.origin = ORIGIN_MAIN if state.phase == MAIN else ORIGIN_BONUS
+        victim = _seat(state, player, a)
+        stolen = _steal(state, player, victim)
+        _record(state, EVENT_STEAL, player, victim, stolen)
         _finish_interaction(state)
     elif kind is Kind.TRADE:
         _start_interaction(state)
@@ -395,7 +411,9 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
     elif kind is Kind.DISCARD:
         _discard(state, player, a, rng)
     elif kind is Kind.SKIP:
-        state.pending_skip[_seat(state, player, a)] = True
+        target = _seat(state, player, a)
+        state.pending_skip[target] = True
+        state.turn_log[player] = with_skip_given(state.turn_log[player], target)
         _end_turn(state, rng)
     elif kind is Kind.NO_SKIP:
         _end_turn(state, rng)
@@ -410,6 +428,13 @@ def _start_interaction(state: PillarsState) -> None:
     from MAIN and as the bonus action from BUILD."""
     state.origin = ORIGIN_MAIN if state.phase == MAIN else ORIGIN_BONUS
     state.clear_records()
+
+
+def _record(state: PillarsState, event: int, actor: int, partner: int, kind: int, **details) -> None:
+    """Log a finished interaction in the actor's turn record (main or bonus slot by origin)."""
+    record = Interaction(state.event_serial, event, actor, partner, kind, **details)
+    state.event_serial += 1
+    state.turn_log[actor] = with_interaction(state.turn_log[actor], record, state.origin == ORIGIN_BONUS)
 
 
 def _finish_interaction(state: PillarsState) -> None:
@@ -431,12 +456,14 @@ def _forget(known: list[int], kind: int, count: int = 1) -> None:
     known[kind] = max(known[kind] - count, 0)
 
 
-def _steal(state: PillarsState, thief: int, victim: int) -> None:
+def _steal(state: PillarsState, thief: int, victim: int) -> int:
+    """Move the top of the victim's pile into the thief's hand; the kind taken."""
     kind = state.piles[victim].pop()
     state.pile_counts[victim][kind] -= 1
     state.hands[thief][kind] += 1
     state.hand_sizes[thief] += 1
     state.known[thief][kind] += 1
+    return kind
 
 
 def _open_trade(state: PillarsState, trader: int, kind: int) -> None:
@@ -468,6 +495,7 @@ def _pick(state: PillarsState, trader: int, partner: int) -> None:
     state.known[partner][tabled] += 1
     _forget(state.known[trader], tabled)
     state.known[trader][taken] += 1
+    _record(state, EVENT_TRADE, trader, partner, tabled, offers=tuple(state.offers))
 
 
 def _open_battle(state: PillarsState, attacker: int, defender: int, kind: int, rng: np.random.Generator) -> None:
@@ -477,12 +505,13 @@ def _open_battle(state: PillarsState, attacker: int, defender: int, kind: int, r
     state.battle_kind = kind
     if state.hands[defender][kind] < 1:
         state.battle_answer = ANSWER_NO
+        _record(state, EVENT_BATTLE, attacker, defender, kind, answer=ANSWER_NO)
         _finish_interaction(state)
         return
     state.battle_answer = ANSWER_YES
     state.known[defender][kind] = max(state.known[defender][kind], 1)
     if state.config.rps_mode == "random":
-        _resolve_battle(state, _coin(state, rng))
+        _resolve_battle(state, _coin(state, rng), by_coin=True)
     else:
         state.phase = RPS_ATTACKER
 
@@ -502,20 +531,34 @@ def _throw(state: PillarsState, player: int, throw: int, rng: np.random.Generato
     state.last_throws = [attacker_throw, throw]
     if attacker_throw == throw:  # a tie: throw again, or a coin after rps_max_ties (26)
         state.battle_ties += 1
+        state.battle_tie_throws[throw] += 1
         if state.battle_ties >= state.config.rps_max_ties:
-            _resolve_battle(state, _coin(state, rng))
+            _resolve_battle(state, _coin(state, rng), by_coin=True)
         else:
             state.phase = RPS_ATTACKER
         return
     _resolve_battle(state, (attacker_throw - throw) % 3 == 1)
 
 
-def _resolve_battle(state: PillarsState, attacker_wins: bool) -> None:
+def _resolve_battle(state: PillarsState, attacker_wins: bool, by_coin: bool = False) -> None:
+    attacker, defender, kind = state.battle_attacker, state.battle_defender, state.battle_kind
     if attacker_wins:
-        attacker, defender, kind = state.battle_attacker, state.battle_defender, state.battle_kind
         _move_card(state, defender, attacker, kind)
         _forget(state.known[defender], kind)
         state.known[attacker][kind] += 1
+    _record(
+        state,
+        EVENT_BATTLE,
+        attacker,
+        defender,
+        kind,
+        answer=ANSWER_YES,
+        ties=state.battle_ties,
+        tie_throws=(state.battle_tie_throws[0], state.battle_tie_throws[1], state.battle_tie_throws[2]),
+        throws=(-1, -1) if by_coin else (state.last_throws[0], state.last_throws[1]),
+        attacker_won=attacker_wins,
+        coin=by_coin,
+    )
     _finish_interaction(state)
 
 
@@ -580,8 +623,10 @@ def _begin_turn(state: PillarsState, rng: np.random.Generator) -> None:
         if not state.pending_skip[seat]:
             break
         state.pending_skip[seat] = False  # the skipped turn is the whole turn (44)
+        state.turn_log[seat] = SeatTurn(TURN_SKIPPED)  # its own object: each skip is an event
         state.current = (seat + 1) % state.n
         state.turn += 1
+    state.turn_log[state.current] = PLAYED_TURN  # its previous turn's record gives way
     _draw(state, state.current, 1, rng)
     if state.outcome != ONGOING:
         return

@@ -15,6 +15,7 @@ hands until the trade resolves; they are only marked in ``trade_tabled`` and ``o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...core.cards import RANK_LABELS, SUIT_LETTERS
 from .config import PillarsConfig
@@ -53,6 +54,11 @@ ORIGIN_MAIN, ORIGIN_BONUS = range(2)
 
 # How an episode ended.
 ONGOING, WON, TRUNCATED = range(3)
+
+# The event block (rules page section 4, "The event block"): which interaction a record holds,
+# and whether a seat's latest turn was played or skipped (TURN_NONE: no turn yet this game).
+EVENT_STEAL, EVENT_TRADE, EVENT_BATTLE = range(1, 4)
+TURN_NONE, TURN_PLAYED, TURN_SKIPPED = range(3)
 
 
 def empire_of(pillar_rank: int) -> int:
@@ -139,6 +145,86 @@ def full_deck_counts(config: PillarsConfig) -> list[int]:
     return counts
 
 
+class Interaction(NamedTuple):
+    """One finished steal, trade or battle: public in full, so nothing hidden is ever stored.
+
+    ``serial`` counts the records of the game (0, 1, ...): a seat's observation flags a record
+    as new when it was written after that seat's last decision began. ``partner`` is the seat
+    robbed, the responder whose offer the trader took, or the defender; ``kind`` the card stolen,
+    tabled or demanded. A trade keeps every seat's revealed offer (-1: none); a battle its
+    answer, its ties (``tie_throws`` counts them per throw: a tie is two equal throws), the
+    deciding pair of throws (-1 when a coin decided or there was no throw) and the winner.
+    """
+
+    serial: int
+    event: int
+    actor: int
+    partner: int
+    kind: int
+    offers: tuple[int, ...] = ()
+    answer: int = ANSWER_UNKNOWN
+    ties: int = 0
+    tie_throws: tuple[int, int, int] = (0, 0, 0)
+    throws: tuple[int, int] = (-1, -1)
+    attacker_won: bool = False
+    coin: bool = False
+
+
+class SeatTurn:
+    """What a seat's latest turn (the one in progress for the turn player) made public beyond
+    the lasting zones: played or skipped (``status``), the seat it gave a pending skip
+    (``skip_given``, -1: none) and its ``main`` and ``bonus`` interactions (None: none yet).
+
+    Treated as immutable: the rules build a new one as the turn goes on, so states can share it
+    (``clone`` copies only the list). ``views`` memoizes observe.py's encoding of the record per
+    observer; it is derived data (a pure function of the record), left out of equality.
+    """
+
+    __slots__ = ("status", "skip_given", "main", "bonus", "views")
+
+    def __init__(
+        self,
+        status: int = TURN_NONE,
+        skip_given: int = -1,
+        main: Interaction | None = None,
+        bonus: Interaction | None = None,
+    ) -> None:
+        self.status = status
+        self.skip_given = skip_given
+        self.main = main
+        self.bonus = bonus
+        self.views: dict = {}
+
+    def _fields(self) -> tuple:
+        return (self.status, self.skip_given, self.main, self.bonus)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatTurn) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"SeatTurn(status={self.status}, skip_given={self.skip_given}, main={self.main}, bonus={self.bonus})"
+
+    def __reduce__(self):
+        return (SeatTurn, self._fields())  # the memo is not pickled: it is rebuilt on demand
+
+
+NO_TURN = SeatTurn()
+
+
+def with_interaction(turn: SeatTurn, record: Interaction, bonus: bool) -> SeatTurn:
+    """The turn with ``record`` as its bonus (or main) interaction."""
+    if bonus:
+        return SeatTurn(turn.status, turn.skip_given, turn.main, record)
+    return SeatTurn(turn.status, turn.skip_given, record, turn.bonus)
+
+
+def with_skip_given(turn: SeatTurn, seat: int) -> SeatTurn:
+    return SeatTurn(turn.status, seat, turn.main, turn.bonus)
+
+
 class PillarsState:
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests.
 
@@ -151,7 +237,12 @@ class PillarsState:
     (responders still to offer, head first), ``offers[seat]`` (kind or -1), ``trade_revealed``;
     ``battle_attacker`` (-1 when none), ``battle_defender``, ``battle_kind``, ``battle_answer``,
     ``battle_ties``, ``pending_throw`` (the attacker's hidden throw, -1 when none) and
-    ``last_throws`` (the last revealed pair, -1 when none).
+    ``last_throws`` (the last revealed pair, -1 when none), ``battle_tie_throws`` (this battle's
+    ties so far, counted per throw).
+
+    The public events of each seat's latest turn outlive the turn: ``turn_log[seat]`` (a
+    ``SeatTurn``); ``event_serial`` counts the interactions recorded so far and
+    ``last_decision[seat]`` is its value when the seat's latest decision began.
     """
 
     __slots__ = (
@@ -187,6 +278,10 @@ class PillarsState:
         "battle_ties",
         "pending_throw",
         "last_throws",
+        "battle_tie_throws",
+        "turn_log",
+        "event_serial",
+        "last_decision",
         "outcome",
         "winner",
         "coin_flips",
@@ -215,6 +310,9 @@ class PillarsState:
         self.bonus_used = False
         self.origin = ORIGIN_MAIN
         self.clear_records()
+        self.turn_log = [NO_TURN] * n
+        self.event_serial = 0
+        self.last_decision = [0] * n
         self.outcome = ONGOING
         self.winner = -1
         self.coin_flips = 0
@@ -233,6 +331,7 @@ class PillarsState:
         self.battle_ties = 0
         self.pending_throw = -1
         self.last_throws = [-1, -1]
+        self.battle_tie_throws = [0, 0, 0]
 
     def clone(self) -> PillarsState:
         """An exact, independent copy (the config and kind tables are shared: they are frozen)."""
@@ -269,6 +368,10 @@ class PillarsState:
         other.battle_ties = self.battle_ties
         other.pending_throw = self.pending_throw
         other.last_throws = self.last_throws[:]
+        other.battle_tie_throws = self.battle_tie_throws[:]
+        other.turn_log = self.turn_log[:]  # SeatTurn records are immutable: shared safely
+        other.event_serial = self.event_serial
+        other.last_decision = self.last_decision[:]
         other.outcome = self.outcome
         other.winner = self.winner
         other.coin_flips = self.coin_flips
