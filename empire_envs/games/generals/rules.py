@@ -1406,7 +1406,10 @@ def _sample_deck_lists(state: GeneralsState, seat: int, rng: np.random.Generator
             continue
         shown = _shown_counts(state, p)
         cards_held = player.card_count()
-        candidates = [available[player.deck_id]] if state.decks_public else available.values()
+        if state.decks_public:
+            candidates = [available[player.deck_id]] if player.deck_id in available else []
+        else:
+            candidates = list(available.values())
         choices[p] = [fit for deck in candidates if (fit := _fit(state, p, deck, shown, cards_held)) is not None]
     distinct = not state.decks_public and not config.allow_mirror
     fits: list[_Fit | None] = [None] * state.num_players
