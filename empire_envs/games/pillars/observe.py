@@ -352,21 +352,24 @@ def _event_block(state: PillarsState, player: int, off: _Offsets) -> bytearray:
     turn_log = state.turn_log
     last_decision = state.last_decision[player]
     key = (player, n, off.k)
-    views = []
+    parts = []
+    new_at = []
+    base = 0
     for o in range(n):
         turn = turn_log[(player + o) % n]
         view = turn.views.get(key)
         if view is None:  # encoded once per record and observer: records never change
             view = turn.views[key] = off.encode_turn(turn, player, n)
-        views.append(view)
-    block = bytearray().join([view[0] for view in views])
-    block += off.no_turns[n]
-    base = 0
-    for _, marks in views:
+        encoded, marks = view
+        parts.append(encoded)
         for at, serial in marks:
             if serial >= last_decision:
-                block[base + at] = 1
+                new_at.append(base + at)
         base += off.turn_size
+    parts.append(off.no_turns[n])
+    block = bytearray().join(parts)
+    for at in new_at:
+        block[at] = 1
     return block
 
 
