@@ -1,7 +1,15 @@
-"""The one table of environment ids: it drives registration and the conformance tests."""
+"""The one table of games and their environment ids.
+
+``GAMES`` lists every game once (``GameEntry``); ``ENTRIES``, every registered id, is derived from
+it. Registration, the env classes (``empire_envs.envs``), the agents, the speed benchmark, the
+gallery, the documentation site and the registry-wide tests all iterate this table, so adding a
+game is one package under ``empire_envs/games/`` and one ``GameEntry`` (see
+``docs/adding_a_game.md``).
+"""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -12,12 +20,11 @@ NAMESPACE = "empire_envs"
 
 
 @dataclass(frozen=True)
-class EnvEntry:
-    """One registered id: which environment class, with which variant settings."""
+class Variant:
+    """One registered id of a game: its name (without the namespace), the config settings that
+    differ from the defaults, and a one-line summary."""
 
-    env_id: str
-    api: str  # "gymnasium" or "pettingzoo"
-    entry_point: str
+    name: str
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     summary: str = ""
 
@@ -25,187 +32,326 @@ class EnvEntry:
         object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
 
 
-_SOLO = "empire_envs.games.solo.env:EmpireSoloEnv"
+@dataclass(frozen=True)
+class GalleryShot:
+    """The README's picture of a game: the position after ``steps`` decisions of a seeded game
+    played by ``agent`` on every seat (``experiments/gallery.py``)."""
 
-_SOLITAIRE = "empire_envs.games.solitaire.env:EmpireSolitaireEnv"
+    seed: int
+    steps: int
+    agent: str = "heuristic"
 
-_PILLARS = "empire_envs.games.pillars.env:env"
 
-_PILLARS_CAMPAIGN = "empire_envs.games.pillars.campaign:env"
+@dataclass(frozen=True)
+class GameEntry:
+    """Everything the package knows about one game, in one place: where its rules are, the env
+    classes built for it, its agents, its registered variants and how to show and time it.
 
-_MAP_DUEL = "empire_envs.games.map_duel.env:env"
+    A new game is one package under ``empire_envs/games/`` plus one ``GameEntry`` here (or
+    ``register_game`` for a game that lives outside the package): envs, ids, agents, the speed
+    benchmark, the gallery, the documentation site and the registry-wide tests all read this.
+    """
 
-_GENERALS = "empire_envs.games.generals.env:env"
+    #: short name, also the package name for the games of this package: ``"solo"``
+    key: str
+    #: ``"gymnasium"`` (one seat) or ``"pettingzoo"`` (AEC, several seats)
+    api: str
+    #: ``"package.module:ATTRIBUTE"`` of the game's ``core.game.Game`` record
+    game: str
+    #: the env class built for the game (``empire_envs.envs.<class_name>``); for a PettingZoo
+    #: game this is the bare ``raw_env``, and ``empire_envs.envs.<key>_env`` the wrapped factory
+    class_name: str
+    #: the game's registered ids, the first one the main benchmark
+    variants: tuple[Variant, ...]
+    #: the game's own agents, name -> ``"package.module:Class"`` (``random`` plays every game)
+    agents: Mapping[str, str] = field(default_factory=dict)
+    #: the README's picture of the game (None: not shown)
+    gallery: GalleryShot | None = None
+    #: the peer env the speed benchmark compares this game with (a name in ``bench_speed``)
+    speed_peer: str = ""
+    #: the rules page, relative to the repository root
+    rules_page: str = ""
+    #: PettingZoo's ``metadata["name"]`` of the env
+    env_name: str = ""
+    #: agents are named ``player_<first_agent_number + seat>``
+    first_agent_number: int = 0
 
-ENTRIES: tuple[EnvEntry, ...] = (
-    EnvEntry(f"{NAMESPACE}/EmpireSolo-v0", "gymnasium", _SOLO, {}, "Empire solo, as ruled"),
-    EnvEntry(
-        f"{NAMESPACE}/EmpireSoloShaped-v0",
-        "gymnasium",
-        _SOLO,
-        {"shaped_reward": True},
-        "Empire solo with small rewards for forming units",
+    def __post_init__(self) -> None:
+        if self.api not in APIS:
+            raise ValueError(f"api must be one of {APIS}, got {self.api!r}")
+        if not self.variants:
+            raise ValueError(f"game {self.key!r} registers no id")
+        object.__setattr__(self, "agents", MappingProxyType(dict(self.agents)))
+
+    @property
+    def entry_point(self) -> str:
+        """What ``gymnasium.register`` / ``pettingzoo.register`` import to build an env."""
+        factory = self.class_name if self.api == "gymnasium" else f"{self.key}_env"
+        return f"empire_envs.envs:{factory}"
+
+    def load(self) -> Any:
+        """The game's ``Game`` record (imports the game package on first use)."""
+        return _load(self.game)
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered id: which game, which environment class, with which variant settings."""
+
+    env_id: str
+    api: str  # "gymnasium" or "pettingzoo"
+    entry_point: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    summary: str = ""
+    #: the ``GameEntry.key`` of the game the id plays
+    game: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kwargs", MappingProxyType(dict(self.kwargs)))
+
+
+APIS = ("gymnasium", "pettingzoo")
+
+_HEURISTIC_ISMCTS = {"ismcts": "empire_envs.agents.ismcts:ISMCTSAgent"}
+_PILLARS_AGENTS = {
+    "heuristic": "empire_envs.agents.pillars_heuristic:PillarsHeuristicAgent",
+    **_HEURISTIC_ISMCTS,
+    "heuristic-ismcts": "empire_envs.agents.pillars_heuristic:HeuristicISMCTSAgent",
+}
+
+#: The one table of games; ``ENTRIES`` (every registered id) is derived from it.
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry(
+        key="solo",
+        api="gymnasium",
+        game="empire_envs.games.solo:GAME",
+        class_name="EmpireSoloEnv",
+        variants=(
+            Variant("EmpireSolo-v0", {}, "Empire solo, as ruled"),
+            Variant("EmpireSoloShaped-v0", {"shaped_reward": True}, "Empire solo with small rewards for forming units"),
+            Variant(
+                "EmpireSoloMergeInBattle-v0",
+                {"merge_in_battle": True},
+                "Empire solo where units may merge while a battle waits",
+            ),
+        ),
+        agents={"heuristic": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent"},
+        gallery=GalleryShot(seed=3, steps=12),
+        speed_peer="pz_connect_four",
+        rules_page="docs/rules/solo.md",
     ),
-    EnvEntry(
-        f"{NAMESPACE}/EmpireSoloMergeInBattle-v0",
-        "gymnasium",
-        _SOLO,
-        {"merge_in_battle": True},
-        "Empire solo where units may merge while a battle waits",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/EmpireSolitaire-v0",
-        "gymnasium",
-        _SOLITAIRE,
-        {},
-        "Empire Solitaire, as ruled",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/EmpireSolitaireShaped-v0",
-        "gymnasium",
-        _SOLITAIRE,
-        {"shaped_reward": True},
-        "Empire Solitaire with a small reward per capture",
+    GameEntry(
+        key="solitaire",
+        api="gymnasium",
+        game="empire_envs.games.solitaire:GAME",
+        class_name="EmpireSolitaireEnv",
+        variants=(
+            Variant("EmpireSolitaire-v0", {}, "Empire Solitaire, as ruled"),
+            Variant(
+                "EmpireSolitaireShaped-v0", {"shaped_reward": True}, "Empire Solitaire with a small reward per capture"
+            ),
+        ),
+        agents={
+            "heuristic": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+            "greedy": "empire_envs.agents.solitaire:GreedySolitaireAgent",
+            "reveal-greedy": "empire_envs.agents.solitaire:RevealThenGreedyAgent",
+            "reveal-solve": "empire_envs.agents.solitaire:RevealThenSolveAgent",
+            "solver": "empire_envs.agents.solitaire:SolverAgent",
+        },
+        gallery=GalleryShot(seed=5, steps=4),
+        speed_peer="pz_connect_four",
+        rules_page="docs/rules/solitaire.md",
     ),
     # Pillars: the ruling's pillars_<n>p_v0 family (docs/rules/pillars.md, section 6).
-    EnvEntry(f"{NAMESPACE}/Pillars-v0", "pettingzoo", _PILLARS, {}, "Pillars, 4 players, 2 packs"),
-    EnvEntry(
-        f"{NAMESPACE}/Pillars3p-v0",
-        "pettingzoo",
-        _PILLARS,
-        {"num_players": 3},
-        "Pillars, 3 players, 2 packs",
+    GameEntry(
+        key="pillars",
+        api="pettingzoo",
+        game="empire_envs.games.pillars:GAME",
+        class_name="PillarsEnv",
+        variants=(
+            Variant("Pillars-v0", {}, "Pillars, 4 players, 2 packs"),
+            Variant("Pillars3p-v0", {"num_players": 3}, "Pillars, 3 players, 2 packs"),
+            Variant("Pillars5p-v0", {"num_players": 5}, "Pillars, 5 players, 3 packs"),
+            Variant("Pillars6p-v0", {"num_players": 6}, "Pillars, 6 players, 3 packs"),
+            Variant(
+                "PillarsRPSRandom-v0",
+                {"rps_mode": "random"},
+                "Pillars, 4 players, battles decided by a coin (no rock-paper-scissors steps)",
+            ),
+            Variant(
+                "PillarsExactCard-v0",
+                {"battle_demand": "card"},
+                "Pillars, 4 players, battles demand an exact card (53 kinds)",
+            ),
+            Variant(
+                "Pillars2p-v0",
+                {"num_players": 2, "allow_2p": True},
+                "Pillars, unofficial two-player game, 2 packs",
+            ),
+        ),
+        agents=_PILLARS_AGENTS,
+        gallery=GalleryShot(seed=1, steps=40),
+        speed_peer="pz_texas_holdem",
+        rules_page="docs/rules/pillars.md",
+        env_name="pillars_v0",
     ),
-    EnvEntry(
-        f"{NAMESPACE}/Pillars5p-v0",
-        "pettingzoo",
-        _PILLARS,
-        {"num_players": 5},
-        "Pillars, 5 players, 3 packs",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/Pillars6p-v0",
-        "pettingzoo",
-        _PILLARS,
-        {"num_players": 6},
-        "Pillars, 6 players, 3 packs",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/PillarsRPSRandom-v0",
-        "pettingzoo",
-        _PILLARS,
-        {"rps_mode": "random"},
-        "Pillars, 4 players, battles decided by a coin (no rock-paper-scissors steps)",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/PillarsExactCard-v0",
-        "pettingzoo",
-        _PILLARS,
-        {"battle_demand": "card"},
-        "Pillars, 4 players, battles demand an exact card (53 kinds)",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/Pillars2p-v0",
-        "pettingzoo",
-        _PILLARS,
-        {"num_players": 2, "allow_2p": True},
-        "Pillars, unofficial two-player game, 2 packs",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/PillarsCampaign-v0",
-        "pettingzoo",
-        _PILLARS_CAMPAIGN,
-        {},
-        "Pillars' Emperor Overlord series: games until one player has won with all three empires",
+    GameEntry(
+        key="pillars_campaign",
+        api="pettingzoo",
+        game="empire_envs.games.pillars.campaign:CAMPAIGN_GAME",
+        class_name="PillarsCampaignEnv",
+        variants=(
+            Variant(
+                "PillarsCampaign-v0",
+                {},
+                "Pillars' Emperor Overlord series: games until one player has won with all three empires",
+            ),
+        ),
+        # the campaign plays Pillars games: the same agents play its current game
+        agents=_PILLARS_AGENTS,
+        rules_page="docs/rules/pillars.md",
+        env_name="pillars_campaign_v0",
     ),
     # Map Duel: the ruling's map_duel_*_v0 family (docs/rules/map_duel.md).
-    EnvEntry(f"{NAMESPACE}/MapDuel-v0", "pettingzoo", _MAP_DUEL, {}, "Map Duel, as ruled"),
-    EnvEntry(
-        f"{NAMESPACE}/MapDuelRandomFirst-v0",
-        "pettingzoo",
-        _MAP_DUEL,
-        {"first_player": "random"},
-        "Map Duel with a random first player",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/MapDuelHiddenPools-v0",
-        "pettingzoo",
-        _MAP_DUEL,
-        {"hidden_pools": True},
-        "Map Duel where the opponent's pool shows only its size",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/MapDuelKing8-v0",
-        "pettingzoo",
-        _MAP_DUEL,
-        {"king_reach": "all8", "ace_blocking": "faces"},
-        "Map Duel, chess-like: Kings reach diagonals, faces block Aces",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/MapDuelB15-v0",
-        "pettingzoo",
-        _MAP_DUEL,
-        {"board_size": 15},
-        "Map Duel on a 15 x 15 board",
+    GameEntry(
+        key="map_duel",
+        api="pettingzoo",
+        game="empire_envs.games.map_duel:GAME",
+        class_name="MapDuelEnv",
+        variants=(
+            Variant("MapDuel-v0", {}, "Map Duel, as ruled"),
+            Variant("MapDuelRandomFirst-v0", {"first_player": "random"}, "Map Duel with a random first player"),
+            Variant(
+                "MapDuelHiddenPools-v0",
+                {"hidden_pools": True},
+                "Map Duel where the opponent's pool shows only its size",
+            ),
+            Variant(
+                "MapDuelKing8-v0",
+                {"king_reach": "all8", "ace_blocking": "faces"},
+                "Map Duel, chess-like: Kings reach diagonals, faces block Aces",
+            ),
+            Variant("MapDuelB15-v0", {"board_size": 15}, "Map Duel on a 15 x 15 board"),
+        ),
+        agents={"heuristic": "empire_envs.agents.map_duel_heuristic:MapDuelHeuristicAgent", **_HEURISTIC_ISMCTS},
+        gallery=GalleryShot(seed=2, steps=40),
+        speed_peer="pz_connect_four",
+        rules_page="docs/rules/map_duel.md",
+        env_name="map_duel_v0",
+        first_agent_number=1,
     ),
     # Empires and Generals: the ruling's generals_*_v0 family (docs/rules/generals.md).
-    EnvEntry(
-        f"{NAMESPACE}/Generals-v0",
-        "pettingzoo",
-        _GENERALS,
-        {},
-        "Empires and Generals, 2 players, normal game (target 5): the main benchmark",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/GeneralsQuick-v0",
-        "pettingzoo",
-        _GENERALS,
-        {"game_type": "quick"},
-        "Empires and Generals, 2 players, quick game (target 3)",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/GeneralsEpic-v0",
-        "pettingzoo",
-        _GENERALS,
-        {"game_type": "epic", "max_rounds": 100},
-        "Empires and Generals, 2 players, epic game (target 8, 100 rounds)",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/GeneralsSlaughter-v0",
-        "pettingzoo",
-        _GENERALS,
-        {"slaughterhouse": True},
-        "Empires and Generals, 2 players, Slaughterhouse (start at 5, no Chancellor victory)",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/Generals3p-v0",
-        "pettingzoo",
-        _GENERALS,
-        {"num_players": 3},
-        "Empires and Generals, 3 players, normal game",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/Generals4p-v0",
-        "pettingzoo",
-        _GENERALS,
-        {"num_players": 4},
-        "Empires and Generals, 4 players, normal game",
-    ),
-    EnvEntry(
-        f"{NAMESPACE}/Generals4pSlaughter-v0",
-        "pettingzoo",
-        _GENERALS,
-        {"num_players": 4, "slaughterhouse": True},
-        "Empires and Generals, 4 players, Slaughterhouse",
+    GameEntry(
+        key="generals",
+        api="pettingzoo",
+        game="empire_envs.games.generals:GAME",
+        class_name="GeneralsEnv",
+        variants=(
+            Variant(
+                "Generals-v0",
+                {},
+                "Empires and Generals, 2 players, normal game (target 5): the main benchmark",
+            ),
+            Variant(
+                "GeneralsQuick-v0", {"game_type": "quick"}, "Empires and Generals, 2 players, quick game (target 3)"
+            ),
+            Variant(
+                "GeneralsEpic-v0",
+                {"game_type": "epic", "max_rounds": 100},
+                "Empires and Generals, 2 players, epic game (target 8, 100 rounds)",
+            ),
+            Variant(
+                "GeneralsSlaughter-v0",
+                {"slaughterhouse": True},
+                "Empires and Generals, 2 players, Slaughterhouse (start at 5, no Chancellor victory)",
+            ),
+            Variant("Generals3p-v0", {"num_players": 3}, "Empires and Generals, 3 players, normal game"),
+            Variant("Generals4p-v0", {"num_players": 4}, "Empires and Generals, 4 players, normal game"),
+            Variant(
+                "Generals4pSlaughter-v0",
+                {"num_players": 4, "slaughterhouse": True},
+                "Empires and Generals, 4 players, Slaughterhouse",
+            ),
+        ),
+        agents={"heuristic": "empire_envs.agents.generals_heuristic:GeneralsHeuristicAgent", **_HEURISTIC_ISMCTS},
+        gallery=GalleryShot(seed=4, steps=60),
+        speed_peer="pz_texas_holdem",
+        rules_page="docs/rules/generals.md",
+        env_name="generals_v0",
     ),
 )
 
+_EXTRA_GAMES: list[GameEntry] = []
+
+
+def _entries_of(game: GameEntry) -> tuple[EnvEntry, ...]:
+    return tuple(
+        EnvEntry(f"{NAMESPACE}/{variant.name}", game.api, game.entry_point, variant.kwargs, variant.summary, game.key)
+        for variant in game.variants
+    )
+
+
+#: Every registered id of the package's own games, in table order.
+ENTRIES: tuple[EnvEntry, ...] = tuple(item for game in GAMES for item in _entries_of(game))
+
+
+def all_games() -> tuple[GameEntry, ...]:
+    """The package's games, then those added with ``register_game``."""
+    return GAMES + tuple(_EXTRA_GAMES)
+
+
+def all_entries() -> tuple[EnvEntry, ...]:
+    """Every registered id: the package's own, then those of games added with ``register_game``."""
+    return ENTRIES + tuple(item for game in _EXTRA_GAMES for item in _entries_of(game))
+
+
+def game_entry(key_or_name: str) -> GameEntry:
+    """The ``GameEntry`` of a game by its key (``"solo"``) or display name (``"Empire solo"``)."""
+    for game in all_games():
+        if game.key == key_or_name:
+            return game
+    for game in all_games():
+        if game.load().name == key_or_name:
+            return game
+    known = ", ".join(game.key for game in all_games())
+    raise KeyError(f"unknown game {key_or_name!r}; games: {known}")
+
+
+def game_of_state(state: Any) -> Any:
+    """The ``Game`` record whose rules drive ``state`` (found by the state's class)."""
+    for game in all_games():
+        record = game.load()
+        if isinstance(state, record.state_class):
+            return record
+    raise TypeError(f"no registered game plays states of type {type(state).__name__}")
+
+
+def register_game(game: GameEntry) -> None:
+    """Add a game that lives outside this package (its ``game`` path names your own module) and
+    register its ids; everything that iterates the registry (envs, agents, benchmarks) then knows
+    it. Registering the same key twice is an error."""
+    if not isinstance(game, GameEntry):
+        raise TypeError(f"expected a GameEntry, got {type(game).__name__}")
+    if any(known.key == game.key for known in all_games()):
+        raise ValueError(f"a game with key {game.key!r} is registered already")
+    taken = {item.env_id for item in all_entries()}
+    clash = [item.env_id for item in _entries_of(game) if item.env_id in taken]
+    if clash:
+        raise ValueError(f"ids registered already: {clash}")
+    _EXTRA_GAMES.append(game)
+    register_all()
+
+
+def _load(path: str) -> Any:
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
 
 def entry(env_id: str) -> EnvEntry:
-    for candidate in ENTRIES:
+    for candidate in all_entries():
         if candidate.env_id == env_id:
             return candidate
-    known = ", ".join(e.env_id for e in ENTRIES)
+    known = ", ".join(e.env_id for e in all_entries())
     raise KeyError(f"unknown env id {env_id!r}; registered ids: {known}")
 
 
@@ -213,7 +359,7 @@ def register_all() -> None:
     """Register every id with Gymnasium or PettingZoo; safe to call more than once."""
     import gymnasium
 
-    for item in ENTRIES:
+    for item in all_entries():
         if item.api == "gymnasium" and item.env_id not in gymnasium.registry:
             gymnasium.register(id=item.env_id, entry_point=item.entry_point, kwargs=dict(item.kwargs))
         elif item.api == "pettingzoo":
@@ -231,11 +377,7 @@ def make(env_id: str, **kwargs: Any) -> Any:
 
         register_all()
         return gymnasium.make(env_id, **kwargs)
-    import importlib
-
-    module_name, _, attribute = item.entry_point.partition(":")
-    factory = getattr(importlib.import_module(module_name), attribute)
-    return factory(**{**item.kwargs, **kwargs})
+    return _load(item.entry_point)(**{**item.kwargs, **kwargs})
 
 
 _IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -250,18 +392,15 @@ def make_any(spec: str, **kwargs: Any) -> Any:
     """An environment from any spec, tried in this order: an id of this registry, an AEC id of
     PettingZoo's own registry (``classic/tictactoe-v3``), ``package.module:factory`` (any
     factory, for example one of your own AEC games), or another Gymnasium id."""
-    if any(item.env_id == spec for item in ENTRIES):
+    if any(item.env_id == spec for item in all_entries()):
         return make(spec, **kwargs)
     import pettingzoo
 
     if spec in getattr(pettingzoo, "aec_registry", {}):
         return pettingzoo.make("aec", spec, **kwargs)
     if is_import_path(spec):
-        import importlib
-
-        module_name, _, attribute = spec.partition(":")
         try:
-            factory = getattr(importlib.import_module(module_name), attribute)
+            factory = _load(spec)
         except (ImportError, AttributeError) as error:
             raise ValueError(f"cannot import the env factory {spec!r}: {error}") from None
         return factory(**kwargs)
@@ -269,7 +408,7 @@ def make_any(spec: str, **kwargs: Any) -> Any:
 
     register_all()
     namespaced = f"{NAMESPACE}/{spec}"
-    if spec not in gymnasium.registry and any(item.env_id == namespaced for item in ENTRIES):
+    if spec not in gymnasium.registry and any(item.env_id == namespaced for item in all_entries()):
         return make(namespaced, **kwargs)
     return gymnasium.make(spec, **kwargs)
 

@@ -262,7 +262,7 @@ def _sample_states(game: str) -> Callable[[int], list[Any]]:
             state = rules.new_game(None, rng)
             while not rules.is_terminal(state) and len(states) < limit:
                 states.append(state.clone())
-                rules.step(state, choice(rules.legal_actions(state)), rng)
+                rules.apply_action(state, choice(rules.legal_actions(state)), rng)
         return states
 
     return sample
@@ -270,10 +270,13 @@ def _sample_states(game: str) -> Callable[[int], list[Any]]:
 
 def _raw(game: str, pure: bool) -> Callable[[float, int], dict[str, Any]]:
     def run(seconds: float, seed: int) -> dict[str, Any]:
+        import importlib
+
         rules = _rules(game)
+        record = importlib.import_module(f"empire_envs.games.{game}").GAME
         inner = bench_raw_rules(
             lambda rng: rules.new_game(None, rng), rules.legal_actions, rules.is_terminal,
-            step=None if pure else rules.step, apply=rules.apply if pure else None,
+            step=None if pure else rules.apply_action, apply=record.child if pure else None,
         )
         return inner(seconds, seed)
 
@@ -336,7 +339,7 @@ def _pillars_states(seed: int, games: int = 10, limit: int = 2000) -> list[Any]:
         state = rules.new_game(PillarsConfig(), rng)
         while not rules.is_terminal(state) and len(states) < limit:
             states.append(state.clone())
-            rules.apply(state, choice(rules.legal_actions(state)), rng)
+            rules.apply_action(state, choice(rules.legal_actions(state)), rng)
     return states
 
 
@@ -356,9 +359,9 @@ def _pillars_env() -> Any:
 
 
 def _pillars_raw_env() -> Any:
-    from empire_envs.games.pillars.env import raw_env
+    from empire_envs.envs import raw_env
 
-    return raw_env()
+    return raw_env("pillars")
 
 
 def _stock_wrappers(make_raw: Callable[[], Any]) -> Callable[[], Any]:
@@ -380,9 +383,9 @@ def _map_duel_env() -> Any:
 
 
 def _map_duel_raw_env() -> Any:
-    from empire_envs.games.map_duel.env import raw_env
+    from empire_envs.envs import raw_env
 
-    return raw_env()
+    return raw_env("map_duel")
 
 
 def _generals_env() -> Any:
@@ -390,9 +393,9 @@ def _generals_env() -> Any:
 
 
 def _generals_raw_env() -> Any:
-    from empire_envs.games.generals.env import raw_env
+    from empire_envs.envs import raw_env
 
-    return raw_env()
+    return raw_env("generals")
 
 
 def _raw_generals(seconds: float, seed: int) -> dict[str, Any]:

@@ -42,7 +42,7 @@ def play_game(config: GeneralsConfig, decks: Sequence[str], agents: Sequence, se
     while not rules.is_terminal(state):
         seat = state.acting_player()
         action = agents[seat].act(None, rules.legal_mask(state), state=state)
-        rules.apply(state, action, rng)
+        rules.apply_action(state, action, rng)
     return state.winner if not rules.is_truncated(state) else -1
 
 

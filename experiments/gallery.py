@@ -3,9 +3,9 @@
     python experiments/gallery.py            # writes docs/images/gallery/<game>.png
 
 Each picture is the position after a few decisions of a seeded heuristic game, so the frames are
-the same on every run (the renders draw from no random generator). ``GALLERY`` is the one list of
-what is shown; ``tests/test_readme.py`` checks that the README shows each file and that each is a
-PNG of the game's own render size.
+the same on every run (the renders draw from no random generator). The registry's game table
+says what is shown (``GameEntry.gallery``); ``tests/test_readme.py`` checks that the README shows
+each file and that each is a PNG of the game's own render size.
 """
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from empire_envs.cli.render import RenderRequest, run_render  # noqa: E402
-from empire_envs.registry import entry  # noqa: E402
+from empire_envs.registry import GAMES, NAMESPACE, entry  # noqa: E402
 
 OUT = ROOT / "docs" / "images" / "gallery"
 
-#: file stem -> (env id, seed, decisions played before the picture, agent on every seat)
+#: file stem (the game's key) -> (env id, seed, decisions played before the picture, agent on
+#: every seat), from each game's ``GameEntry.gallery`` in the registry
 GALLERY: dict[str, tuple[str, int, int, str]] = {
-    "solo": ("empire_envs/EmpireSolo-v0", 3, 12, "heuristic"),
-    "solitaire": ("empire_envs/EmpireSolitaire-v0", 5, 4, "heuristic"),
-    "pillars": ("empire_envs/Pillars-v0", 1, 40, "heuristic"),
-    "map_duel": ("empire_envs/MapDuel-v0", 2, 40, "heuristic"),
-    "generals": ("empire_envs/Generals-v0", 4, 60, "heuristic"),
+    game.key: (f"{NAMESPACE}/{game.variants[0].name}", game.gallery.seed, game.gallery.steps, game.gallery.agent)
+    for game in GAMES
+    if game.gallery is not None
 }
 
 

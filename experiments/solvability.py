@@ -48,7 +48,7 @@ def replay_wins(seed: int, line: Sequence[int]) -> bool:
     state = rules.new_game(None, np.random.default_rng(seed))
     try:
         for action in line:
-            rules.step(state, action)
+            rules.apply_action(state, action)
     except Exception:  # an illegal action, or a step after the game ended
         return False
     return state.outcome == WON

@@ -14,7 +14,6 @@ hypothesis drawing arbitrary bad values.
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import empire_envs
+from empire_envs import envs
 from empire_envs.core.cards import NUM_CARDS, card_str
 from empire_envs.core.errors import ResetNeeded as EmpireResetNeeded
 from empire_envs.core.options import card_list_option, index_list_option, known_reset_options, seat_option
@@ -42,11 +42,8 @@ SEED = 5
 
 
 def raw_env(entry) -> Any:
-    """The bare env behind an entry: the Gymnasium env class, or the game module's ``raw_env``."""
-    module_name, _, attribute = entry.entry_point.partition(":")
-    module = importlib.import_module(module_name)
-    factory = getattr(module, attribute) if entry.api == "gymnasium" else module.raw_env
-    return factory(**entry.kwargs)
+    """The bare env behind an entry: its game's env class (``empire_envs.envs``), unwrapped."""
+    return envs.raw_env(entry.game, **entry.kwargs)
 
 
 def wrapped_env(entry) -> Any:

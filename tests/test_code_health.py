@@ -2,6 +2,7 @@
 wheel and an sdist whose wheel installs and registers every environment id.
 
 The tools come with the ``dev`` extra (``make test`` installs it); without one its test skips.
+``lint-imports`` (import-linter) holds the layers declared in ``pyproject.toml``.
 Every check covers whole folders, so new modules are held to the same rules.
 """
 
@@ -52,6 +53,27 @@ def test_ruff_format_leaves_the_package_unchanged():
 def test_mypy_passes():
     _needs("mypy")
     _assert_ok(_run(sys.executable, "-m", "mypy", "empire_envs"), "mypy empire_envs")
+
+
+def test_import_layers_hold():
+    """The import-linter contracts of pyproject.toml: the layers, games independent of each other,
+    no import cycle inside any package."""
+    _needs("importlinter")
+    lint = Path(sys.executable).with_name("lint-imports")
+    _assert_ok(_run(str(lint), "--no-cache"), "lint-imports")
+
+
+def test_no_sys_path_manipulation_anywhere():
+    """Scripts, tests and the docs build import the package as installed, never by editing sys.path."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("empire_envs", "experiments", "tests", "notebooks")
+        for path in sorted((ROOT / folder).rglob("*"))
+        if path.suffix in (".py", ".ipynb")
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if "sys.path" in line and path.name != "test_code_health.py"
+    ]
+    assert not offenders, f"sys.path is edited at {offenders}"
 
 
 def _data_files() -> set[str]:

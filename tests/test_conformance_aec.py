@@ -18,6 +18,7 @@ import pytest
 from gymnasium import spaces
 
 import empire_envs
+from empire_envs import envs
 from empire_envs.core.errors import IllegalActionError
 from empire_envs.registry import ENTRIES
 
@@ -37,9 +38,8 @@ TEXT_MARK = {"Pillars": "seat 0", "Pillars campaign": "seat 0", "Map Duel": "pla
 
 
 def raw(entry, **kwargs):
-    """The bare ``raw_env`` behind an entry (its ``env()`` factory's module), with its kwargs."""
-    module = importlib.import_module(entry.entry_point.partition(":")[0])
-    return module.raw_env(**{**entry.kwargs, **kwargs})
+    """The bare ``raw_env`` behind an entry (its game's env class), with its kwargs."""
+    return envs.raw_env(entry.game, **{**entry.kwargs, **kwargs})
 
 
 def pick(mask: np.ndarray, rng: np.random.Generator) -> int:

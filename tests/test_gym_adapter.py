@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from empire_envs.adapters.gym_env import MAX_REDEALS
+from empire_envs.envs import EmpireSolitaireEnv
 from empire_envs.games.solitaire import GAME, rules
-from empire_envs.games.solitaire.env import EmpireSolitaireEnv
 
 # Every card's neighbours share neither rank nor suit with it: no capture exists.
 DEAD_DEAL = [

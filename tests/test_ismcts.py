@@ -1,15 +1,16 @@
 """The generic ISMCTS agent: legal and repeatable play, an obvious win found, decisions that
 depend on public information only, and use on a game of its own (a toy perfect-information
-Nim given as a ``MultiplayerGame``)."""
+Nim given as a ``Game``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from empire_envs.agents.ismcts import ISMCTSAgent, game_of, register_game
+from empire_envs import registry
+from empire_envs.agents.ismcts import ISMCTSAgent, game_of
 from empire_envs.core.errors import IllegalActionError
-from empire_envs.core.game import MultiplayerGame
+from empire_envs.core.game import Game
 from empire_envs.games.pillars import GAME, PillarsConfig, PillarsState
 from empire_envs.games.pillars.actions import layout_for
 from empire_envs.games.pillars.state import BUILD, THIEF, WON, full_deck_counts
@@ -68,12 +69,12 @@ def test_ismcts_lays_the_last_pillar_and_wins():
     action = agent.act(None, GAME.legal_mask(state), state)
     assert action == lay.pillar_index(3, 0), GAME.action_name(state, action)
     rng = np.random.default_rng(0)
-    GAME.apply(state, action, rng)
+    GAME.apply_action(state, action, rng)
     for _ in range(6):  # the bonus steal may come first; then the discard wins
         if state.outcome == WON:
             break
         assert state.acting_player() == 0
-        GAME.apply(state, agent.act(None, GAME.legal_mask(state), state), rng)
+        GAME.apply_action(state, agent.act(None, GAME.legal_mask(state), state), rng)
     assert state.outcome == WON and state.winner == 0
 
 
@@ -88,7 +89,7 @@ def test_ismcts_plays_legal_games_and_is_repeatable():
             mask = GAME.legal_mask(state)
             action = agents[state.acting_player()].act(None, mask, state)
             assert mask[action] == 1
-            GAME.apply(state, action, rng)
+            GAME.apply_action(state, action, rng)
         ends.append((state.turn, state.outcome, [row[:] for row in state.hands]))
     assert ends[0] == ends[1]
 
@@ -102,7 +103,7 @@ def _decision_points(count: int, seed: int = 5) -> list[PillarsState]:
         legal = GAME.legal_actions(state)
         if len(legal) > 1 and rng.random() < 0.3:
             points.append(state.clone())
-        GAME.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        GAME.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
     return points
 
 
@@ -189,15 +190,18 @@ def _nim_returns(state: NimState) -> list[float]:
     return [1.0 if seat == state.winner else -1.0 for seat in range(2)]
 
 
-NIM = MultiplayerGame(
+NIM = Game(
     name="Nim",
     config_class=dict,
+    state_class=NimState,
     num_players=lambda config: 2,
     num_actions=lambda config: 3,
     observation_size=lambda config: 1,
-    observation_high=lambda config: 99.0,
+    observation_bounds=lambda config: (0.0, 99.0),
+    max_game_length=lambda config: config.get("stones", 9),
+    utility_range=lambda config: (-1.0, 1.0),
     new_game=lambda config, rng: NimState(config.get("stones", 9)),
-    apply=_nim_apply,
+    apply_action=_nim_apply,
     acting_player=lambda state: -1 if state.winner >= 0 else state.player,
     legal_actions=_nim_legal,
     legal_mask=_nim_mask,
@@ -220,8 +224,15 @@ def test_ismcts_solves_small_nim(stones, take):
     assert agent.act(None, _nim_mask(state), state) + 1 == take  # leave a multiple of 4
 
 
-def test_register_game_lets_game_of_find_a_new_game():
-    register_game(NimState, NIM)
+def test_game_of_finds_a_game_added_to_the_registry(monkeypatch):
+    nim = registry.GameEntry(
+        key="nim",
+        api="pettingzoo",
+        game="tests.test_ismcts:NIM",
+        class_name="NimEnv",
+        variants=(registry.Variant("Nim-v0"),),
+    )
+    monkeypatch.setattr(registry, "_EXTRA_GAMES", [nim])
     state = NimState(6)
     assert game_of(state) is NIM
     assert ISMCTSAgent(iterations=400, max_playout_steps=50, seed=2).act(None, _nim_mask(state), state) == 1

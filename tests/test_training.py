@@ -331,9 +331,9 @@ def test_successor_mobility_counts_the_moves_after_each_action():
     assert set(np.flatnonzero(features)) <= set(legal)
     for action in legal:  # captures are deterministic: recount them on the true state
         child = state.clone()
-        GAME.step(child, action, np.random.default_rng(0))
+        GAME.apply_action(child, action, np.random.default_rng(0))
         expected = 0.0 if GAME.is_terminal(child) else (
-            math.log1p(len(GAME.legal_actions(child))) / math.log1p(GAME.num_actions))
+            math.log1p(len(GAME.legal_actions(child))) / math.log1p(GAME.num_actions(state.config)))
         assert features[action] == pytest.approx(expected)
     assert state == rules.new_game(GAME.config_class(), np.random.default_rng(7)), "state changed"
 

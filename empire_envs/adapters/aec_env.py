@@ -1,4 +1,4 @@
-"""One generic PettingZoo AEC environment over any ``MultiplayerGame``.
+"""One generic PettingZoo AEC environment over any multiplayer ``Game``.
 
 A game's ``raw_env`` subclasses ``AECAdapter``, sets ``game`` and writes the docstring; the
 behaviour written here (agents, spaces, masks, rewards, seeding, rendering) is the same for every
@@ -18,7 +18,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.errors import ResetNeeded
-from ..core.game import MultiplayerGame
+from ..core.game import Game
 from ..core.options import known_reset_options
 from .gym_env import check_action_index, check_action_type, restore_rng_position, rng_position
 
@@ -55,7 +55,7 @@ class AECAdapter(AECEnv):
         "is_parallelizable": False,
         "render_fps": 2,
     }
-    game: ClassVar[MultiplayerGame]
+    game: ClassVar[Game]
     #: agents are named ``player_<first_agent_number + seat>`` (Map Duel's rules count from 1)
     first_agent_number: ClassVar[int] = 0
 
@@ -75,10 +75,10 @@ class AECAdapter(AECEnv):
             f"player_{self.first_agent_number + seat}" for seat in range(game.num_players(self.config))
         ]
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
-        low = game.observation_low(self.config) if game.observation_low is not None else 0.0
+        low, high = game.observation_bounds(self.config)
         observation = spaces.Box(
             low,
-            game.observation_high(self.config),
+            high,
             (game.observation_size(self.config),),
             np.float32,
         )
@@ -159,7 +159,7 @@ class AECAdapter(AECEnv):
         game, state = self.game, self.game_state
         rng = self._np_random
         assert rng is not None  # set by reset()
-        step_rewards = game.apply(state, index, rng)  # raises on an illegal action
+        step_rewards = game.apply_action(state, index, rng)  # raises on an illegal action
         self._cumulative_rewards[agent] = 0.0
         for name in self.agents:
             self.rewards[name] = float(step_rewards[self.agent_name_mapping[name]])

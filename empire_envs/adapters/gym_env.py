@@ -1,4 +1,4 @@
-"""One generic Gymnasium environment over any ``SinglePlayerGame``.
+"""One generic Gymnasium environment over any one-seat ``Game``.
 
 A game's env class subclasses ``GymAdapter``, sets ``game`` and writes the docstring; the
 behaviour written here (masks, illegal actions, seeding, rendering) is the same for every game.
@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.errors import IllegalActionError, ResetNeeded
-from ..core.game import SinglePlayerGame
+from ..core.game import Game
 from ..core.options import known_reset_options
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
@@ -61,7 +61,7 @@ class GymAdapter(gym.Env):
     """Base class of the solo environments; see a concrete env's docstring for its spec."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
-    game: ClassVar[SinglePlayerGame]
+    game: ClassVar[Game]
 
     def __init__(
         self,
@@ -82,8 +82,13 @@ class GymAdapter(gym.Env):
         except TypeError as error:
             known = ", ".join(field.name for field in dataclasses.fields(self.game.config_class))
             raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
-        self.action_space = spaces.Discrete(self.game.num_actions)
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(self.game.observation_size,), dtype=np.float32)
+        game = self.game
+        if game.num_players(self.config) != 1:
+            raise TypeError(f"{game.name} has {game.num_players(self.config)} seats; GymAdapter plays one-seat games")
+        self.num_actions = game.num_actions(self.config)
+        low, high = game.observation_bounds(self.config)
+        self.action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = spaces.Box(low, high, shape=(game.observation_size(self.config),), dtype=np.float32)
         self.state: Any = None
         self._episode_over = False
 
@@ -103,7 +108,7 @@ class GymAdapter(gym.Env):
             restore_rng_position(self._np_random, position)
             raise
         self._episode_over = False
-        return self.game.observe(self.state), {"action_mask": self.game.legal_mask(self.state)}
+        return self.game.observe(self.state, 0), {"action_mask": self.game.legal_mask(self.state)}
 
     def _deal(self, options: dict[str, Any]) -> Any:
         state = self.game.new_game(self.config, self.np_random, **options)
@@ -127,22 +132,22 @@ class GymAdapter(gym.Env):
             raise ResetNeeded("call reset() before step()")
         if self._episode_over:
             raise ResetNeeded("the episode has ended; call reset() before step()")
-        index = check_action_index(action, self.game.num_actions)
+        index = check_action_index(action, self.num_actions)
         game, state = self.game, self.state
         try:
-            reward = game.step(state, index, self.np_random)
+            reward = game.apply_action(state, index, self.np_random)[0]
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
             self._episode_over = True
             failed = {
-                "action_mask": np.zeros(game.num_actions, dtype=np.int8),
+                "action_mask": np.zeros(self.num_actions, dtype=np.int8),
                 "illegal_action": True,
                 "illegal_reason": str(error),
                 "outcome": "illegal action",
                 "is_success": False,
             }
-            return game.observe(state), self.illegal_action_penalty, True, False, failed
+            return game.observe(state, 0), self.illegal_action_penalty, True, False, failed
         info: dict[str, Any] = {"action_mask": game.legal_mask(state)}
         terminated = truncated = False
         if game.is_terminal(state):
@@ -151,14 +156,14 @@ class GymAdapter(gym.Env):
             terminated = not truncated
             info["outcome"] = game.outcome(state)
             info["is_success"] = info["outcome"] == "won"  # SB3's success-rate key
-        return game.observe(state), reward, terminated, truncated, info
+        return game.observe(state, 0), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The int8 legal-action mask of the current state (what MaskablePPO calls)."""
         if self.state is None:
             raise ResetNeeded("call reset() before action_masks()")
         if self._episode_over:
-            return np.zeros(self.game.num_actions, dtype=np.int8)
+            return np.zeros(self.num_actions, dtype=np.int8)
         return self.game.legal_mask(self.state)
 
     def render(self) -> Any:  # str (ansi), an RGB array (rgb_array) or None; gymnasium types it loosely
@@ -179,4 +184,6 @@ class GymAdapter(gym.Env):
         return [] if self._episode_over else self.game.legal_actions(self.state)
 
     def action_name(self, action: int) -> str:
-        return self.game.action_name(check_action_index(action, self.game.num_actions))
+        return self.game.action_name(
+            self.state if self.state is not None else self.config, check_action_index(action, self.num_actions)
+        )

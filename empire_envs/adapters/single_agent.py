@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from ..agents.base import Agent, RandomAgent
+from ..core.agent import Agent, RandomAgent
 from ..core.errors import IllegalActionError
 from .gym_env import ILLEGAL_ACTION_MODES, check_action_index
 

@@ -170,7 +170,7 @@ class GeneralsHeuristicAgent(SeededAgent):
                 scored.append((gain - 0.4 * state.tables.cost[a], action))
                 continue
             after = state.clone()
-            rules.apply(after, action, np.random.default_rng(0))
+            rules.apply_action(after, action, np.random.default_rng(0))
             value = evaluate(after, seat) - base
             if kind is Kind.PLAY_TO_BF:
                 value += 0.5  # ready to attack at once
@@ -222,18 +222,18 @@ class GeneralsHeuristicAgent(SeededAgent):
         scored = []
         for action in legal:
             after = state.clone()
-            rules.apply(after, action, np.random.default_rng(0))
+            rules.apply_action(after, action, np.random.default_rng(0))
             while after.phase in (TACTIC, BLOCK) and after.battle is not None:
                 # the others answer without a tactic; a redirect's Warcamp block as ours would be
                 if after.phase == TACTIC:
-                    rules.apply(after, rules.NO_TACTIC, np.random.default_rng(0))
+                    rules.apply_action(after, rules.NO_TACTIC, np.random.default_rng(0))
                 else:
                     lay, battle = rules.layout(after), after.battle
                     block = min(
                         rules.legal_actions(after),
                         key=lambda a: block_cost(after, battle, -1 if a == rules.NO_BLOCK else a - lay.block),
                     )
-                    rules.apply(after, block, np.random.default_rng(0))
+                    rules.apply_action(after, block, np.random.default_rng(0))
             cost = 0.0 if action == rules.NO_TACTIC else 0.4 * state.tables.cost[action - rules.layout(state).play]
             scored.append((evaluate(after, seat) - cost, action))
         return self._best(scored)

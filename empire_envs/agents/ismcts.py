@@ -37,7 +37,6 @@ The game is the constructor's ``game`` argument, or found from the state with ``
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
@@ -46,50 +45,26 @@ from typing import Any
 
 import numpy as np
 
-from ..core.game import MultiplayerGame
+from ..core.game import Game
+from ..registry import game_of_state
 from .base import Agent
 
 #: ``rollout_policy(state, legal_actions, rng) -> action``: the playout move of the acting seat
 #: (``rng`` is a ``random.Random``); it sees the determinized state, which is all sampled.
 RolloutPolicy = Callable[[Any, list[int], random.Random], int]
 
-# State class (``module.QualName``) -> ``module:ATTRIBUTE`` of its game, imported on first use.
-_KNOWN_GAMES: dict[str, str] = {
-    "empire_envs.games.pillars.state.PillarsState": "empire_envs.games.pillars:GAME",
-    "empire_envs.games.pillars.campaign.CampaignState": "empire_envs.games.pillars.campaign:CAMPAIGN_GAME",
-    "empire_envs.games.map_duel.state.MapDuelState": "empire_envs.games.map_duel:GAME",
-    "empire_envs.games.generals.state.GeneralsState": "empire_envs.games.generals:GAME",
-}
-_REGISTERED: dict[type, MultiplayerGame] = {}
 
-
-def register_game(state_type: type, game: MultiplayerGame) -> None:
-    """Make ``game_of`` map states of ``state_type`` (and its subclasses) to ``game``."""
-    if not isinstance(game, MultiplayerGame):
-        raise TypeError(f"expected a MultiplayerGame, got {type(game).__name__}")
-    _REGISTERED[state_type] = game
-
-
-def game_of(state: Any) -> MultiplayerGame:
-    """The ``MultiplayerGame`` whose rules drive ``state``.
-
-    Looks up the state's class (then its base classes) among the games given to
-    ``register_game``, then among the package's own games (Pillars, the Pillars campaign), which
-    are imported only when first needed. Raises ``TypeError`` for an unknown state type.
-    """
-    for cls in type(state).__mro__:
-        if cls in _REGISTERED:
-            return _REGISTERED[cls]
-        path = _KNOWN_GAMES.get(f"{cls.__module__}.{cls.__qualname__}")
-        if path is not None:
-            module, _, attribute = path.partition(":")
-            game = getattr(importlib.import_module(module), attribute)
-            _REGISTERED[cls] = game
-            return game
-    raise TypeError(
-        f"no multiplayer game is known for a {type(state).__name__}; pass game=... to the agent "
-        "or call empire_envs.agents.ismcts.register_game(StateClass, GAME)"
-    )
+def game_of(state: Any) -> Game:
+    """The ``Game`` whose rules drive ``state``: the registry's game whose ``state_class`` the
+    state is an instance of (games added with ``empire_envs.registry.register_game`` included).
+    Raises ``TypeError`` for an unknown state type."""
+    try:
+        return game_of_state(state)
+    except TypeError:
+        raise TypeError(
+            f"no registered game plays a {type(state).__name__}; pass game=... to the agent or add the game "
+            "with empire_envs.registry.register_game"
+        ) from None
 
 
 class _Node:
@@ -111,7 +86,7 @@ def random_rollout(state: Any, legal: list[int], rng: random.Random) -> int:
 
 
 class ISMCTSAgent(Agent):
-    """SO-ISMCTS over any ``MultiplayerGame`` (see the module docstring).
+    """SO-ISMCTS over any ``Game`` (see the module docstring).
 
     Args:
         iterations: determinize-select-expand-playout iterations per decision (the cap when
@@ -140,7 +115,7 @@ class ISMCTSAgent(Agent):
         max_playout_steps: int = 20,
         seed: int | None = None,
         time_budget: float | None = None,
-        game: MultiplayerGame | None = None,
+        game: Game | None = None,
         rollout_policy: RolloutPolicy | None = None,
         first_play_urgency: float | None = None,
         guided_expansion: bool = False,
@@ -181,12 +156,12 @@ class ISMCTSAgent(Agent):
         game = self.game if self.game is not None else game_of(state)
         return self.search(game, state, legal)
 
-    def search(self, game: MultiplayerGame, state: Any, legal: list[int]) -> int:
+    def search(self, game: Game, state: Any, legal: list[int]) -> int:
         """Run the search from ``state`` for its acting seat; the chosen action of ``legal``."""
         observer = game.acting_player(state)
         root = _Node(observer)
         np_rng, rng = self.np_rng, self.py_rng
-        determinize, apply = game.determinize, game.apply
+        determinize, apply_action = game.determinize, game.apply_action
         legal_actions, acting_player = game.legal_actions, game.acting_player
         is_terminal, returns = game.is_terminal, game.returns
         heuristic = game.heuristic_values
@@ -248,17 +223,17 @@ class ISMCTSAgent(Agent):
                         action = untried[int(rng.random() * len(untried))]
                     child = _Node(acting_player(s))
                     children[action] = child
-                    apply(s, action, np_rng)
+                    apply_action(s, action, np_rng)
                     path.append(child)
                     break
                 assert best_child is not None  # a node with no untried action has children
-                apply(s, best_action, np_rng)
+                apply_action(s, best_action, np_rng)
                 path.append(best_child)
                 node = best_child
             # Playout.
             steps = 0
             while steps < max_steps and not is_terminal(s):
-                apply(s, rollout(s, legal_actions(s), rng), np_rng)
+                apply_action(s, rollout(s, legal_actions(s), rng), np_rng)
                 steps += 1
             if is_terminal(s):
                 values = returns(s)
@@ -285,4 +260,4 @@ class ISMCTSAgent(Agent):
         return best
 
 
-__all__ = ["ISMCTSAgent", "game_of", "random_rollout", "register_game"]
+__all__ = ["ISMCTSAgent", "game_of", "random_rollout"]

@@ -106,5 +106,5 @@ class MapDuelHeuristicAgent(SeededAgent):
         if kind is Kind.END_TURN or kind is Kind.PASS_STEP1:
             return evaluate(state, seat) - 0.01
         after = state.clone()
-        rules.apply(after, action, np.random.default_rng(0))  # no coin outside confrontations
+        rules.apply_action(after, action, np.random.default_rng(0))  # no coin outside confrontations
         return evaluate(after, seat)

@@ -92,7 +92,7 @@ def afterstate(state: SoloState, action: int) -> SoloState:
     """The state ``action`` leaves, with no new card drawn (the probe's draw budget is spent)."""
     probe = state.clone()
     probe.draws = probe.config.max_draws
-    rules.step(probe, action, None)
+    rules.apply_action(probe, action, None)
     return probe
 
 

@@ -37,7 +37,7 @@ class Match(ABC):
 
     @property
     def game_name(self) -> str:
-        """The game's own name, the key of its agents in ``agents.base.GAME_AGENTS``."""
+        """The game's own name, by which ``agents.base.game_agents`` finds its agents."""
         return str(self.game.name)
 
     @property

@@ -21,27 +21,26 @@ from typing import Any
 
 import numpy as np
 
-from .game import SinglePlayerGame
+from .game import Game
 
 #: the determinization of the lookahead uses this fixed seed: the same state, the same features
 LOOKAHEAD_SEED = 0
 
 
-def successor_mobility(game: SinglePlayerGame, state: Any, rng: np.random.Generator) -> np.ndarray:
+def successor_mobility(game: Game, state: Any, rng: np.random.Generator) -> np.ndarray:
     """Per action: ``log(1 + m) / log(1 + num_actions)``, where ``m`` is the number of actions
     legal after taking it (a log scale keeps 10 and 30 apart without saturating).
 
     Zero for an illegal action and for one that ends the game. Runs on ``game.determinize`` of
     the state, so a step that reveals a hidden card reveals a guess.
     """
-    if game.determinize is None:
-        raise TypeError(f"{game.name} has no determinize(): no fair lookahead is possible")
-    features = np.zeros(game.num_actions, dtype=np.float32)
-    scale = math.log1p(game.num_actions)
-    guess = game.determinize(state, rng)
+    num_actions = game.num_actions(state.config)
+    features = np.zeros(num_actions, dtype=np.float32)
+    scale = math.log1p(num_actions)
+    guess = game.determinize(state, game.acting_player(state), rng)
     for action in game.legal_actions(state):
         child = guess.clone()
-        game.step(child, action, rng)
+        game.apply_action(child, action, rng)
         if not game.is_terminal(child):
             features[action] = math.log1p(len(game.legal_actions(child))) / scale
     return features
@@ -72,7 +71,7 @@ class PolicyInput:
         self,
         observation: np.ndarray,
         action_mask: np.ndarray,
-        game: SinglePlayerGame | None = None,
+        game: Game | None = None,
         state: Any = None,
     ) -> np.ndarray:
         """The policy's input vector (float32); ``game`` and ``state`` are needed for lookahead."""

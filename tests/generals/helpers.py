@@ -266,7 +266,7 @@ def TARGET_KIND(state: GeneralsState, card_id: str) -> int:
 
 def act(state: GeneralsState, action: int) -> list[float]:
     """Apply one action (and the engine's automatic steps); the per-seat rewards of the step."""
-    return rules.apply(state, action, np.random.default_rng(0))
+    return rules.apply_action(state, action, np.random.default_rng(0))
 
 
 def acts(state: GeneralsState, *actions: int) -> list[list[float]]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from empire_envs.envs import GeneralsEnv as raw_env
 from empire_envs.games.generals import GAME, GeneralsConfig, rules
 from empire_envs.games.generals.cards import (
     MAX_CARD_NUMBER,
@@ -22,7 +23,6 @@ from empire_envs.games.generals.cards import (
     load_decks,
     load_pool,
 )
-from empire_envs.games.generals.env import raw_env
 
 from .test_cards import (
     ROME_PLAYING,

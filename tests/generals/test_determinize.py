@@ -136,7 +136,7 @@ def random_states(config: GeneralsConfig, games: int, seed: int, every: int = 9)
         while not rules.is_terminal(state):
             if step % every == 0:
                 yield state
-            rules.apply(state, choose(rules.legal_actions(state)), rng)
+            rules.apply_action(state, choose(rules.legal_actions(state)), rng)
             step += 1
 
 
@@ -243,8 +243,8 @@ def test_no_resource_in_a_hand_after_its_harvest(tmp_path):
     resources = [k for k in range(state.pool.size) if state.tables.is_resource[k]]
     before = [rules.determinize(state, 1, np.random.default_rng(seed)) for seed in range(40)]
     assert any(sum(sample.players[0].hand[k] for k in resources) for sample in before)
-    rules.apply(state, rules.PLAY_TURN, np.random.default_rng(0))
-    rules.apply(state, rules.DRAW_SUPPLY, np.random.default_rng(0))
+    rules.apply_action(state, rules.PLAY_TURN, np.random.default_rng(0))
+    rules.apply_action(state, rules.DRAW_SUPPLY, np.random.default_rng(0))
     assert state.phase == KINGDOM and state.current == 0
     assert {k for k, n in enumerate(rome.hand) if n and state.tables.type[k] in ("resource", "capitol")} == capitols
     for seed in range(60):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
+from empire_envs.envs import GeneralsEnv as raw_env
 from empire_envs.games.generals import GeneralsConfig, observe, rules
 from empire_envs.games.generals.cards import MAX_CARD_NUMBER, RARITY_CAPS
 from empire_envs.games.generals.config import MAX_KINGDOM
-from empire_envs.games.generals.env import raw_env
 from empire_envs.games.generals.state import BF, WC, Unit, new_counts
 
 from .helpers import BLOCK, NO_TACTIC, blank_state, put_unit, start_attack
@@ -187,10 +187,10 @@ def test_a_300_card_deck_plays_without_deck_rules(tmp_path):
     # unshuffled, the muster (the highest ref) is the top card: it comes in the opening hand
     state = rules.new_game(config, np.random.default_rng(0), decks=["horde", "horde"], first_player=0, shuffle=False)
     legionary, muster = state.pool.index("rom_legionary"), state.pool.index("muster")
-    rules.apply(state, rules.PLAY_TURN, np.random.default_rng(0))
-    rules.apply(state, rules.DRAW_SUPPLY, np.random.default_rng(0))
+    rules.apply_action(state, rules.PLAY_TURN, np.random.default_rng(0))
+    rules.apply_action(state, rules.DRAW_SUPPLY, np.random.default_rng(0))
     # 295 more Legionaries; with no money to play them, the engine discards down to 7 by itself
-    rules.apply(state, rules.layout(state).play + muster, np.random.default_rng(0))
+    rules.apply_action(state, rules.layout(state).play + muster, np.random.default_rng(0))
     player = state.players[0]
     assert (player.hand[legionary], player.discard[legionary], len(player.supply_pile)) == (7, 292, 297)
     assert state.current == 1 and not rules.is_terminal(state)
@@ -216,9 +216,9 @@ def test_stage_none_is_set_exactly_when_no_battle_is_under_way():
     start_attack(s, 0, 0, 1, BF)  # the defender blocks
     for seat in (0, 1):
         assert observe.observe(s, seat)[stages : stages + 5].tolist() == [0, 1, 0, 0, 0]
-    rules.apply(s, BLOCK(s, 0), np.random.default_rng(0))
+    rules.apply_action(s, BLOCK(s, 0), np.random.default_rng(0))
     if s.battle is not None:  # a tactic window, if either side has a tactic to play
         assert observe.observe(s, 0)[stages : stages + 5].sum() == 1 and observe.observe(s, 0)[stages] == 0
-        rules.apply(s, NO_TACTIC, np.random.default_rng(0))
+        rules.apply_action(s, NO_TACTIC, np.random.default_rng(0))
     assert s.battle is None
     assert observe.observe(s, 0)[stages : stages + 5].tolist() == [1, 0, 0, 0, 0]

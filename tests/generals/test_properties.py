@@ -34,7 +34,7 @@ def random_game(config: GeneralsConfig, seed: int, check_every_step: bool = True
         if check_every_step:
             mask = rules.legal_mask(state)
             assert mask.dtype == np.int8 and np.flatnonzero(mask).tolist() == legal
-        rewards = rules.apply(state, choose(legal), rng)
+        rewards = rules.apply_action(state, choose(legal), rng)
         assert len(rewards) == config.num_players
         steps += 1
         assert [p.card_count() for p in state.players] == sizes, "cards are conserved per player"
@@ -108,7 +108,7 @@ def _midgame(players: int, seed: int, steps: int = 120):
     for _ in range(steps):
         if rules.is_terminal(state):
             break
-        rules.apply(state, choose(rules.legal_actions(state)), rng)
+        rules.apply_action(state, choose(rules.legal_actions(state)), rng)
     return state
 
 
@@ -194,7 +194,7 @@ def test_clone_is_independent():
     copy = state.clone()
     rng = np.random.default_rng(0)
     while not rules.is_terminal(copy):
-        rules.apply(copy, rules.legal_actions(copy)[-1], rng)
+        rules.apply_action(copy, rules.legal_actions(copy)[-1], rng)
     again = _midgame(2, 3)
     np.testing.assert_array_equal(observe.observe(state, 0), observe.observe(again, 0))
     assert [p.card_count() for p in state.players] == [p.card_count() for p in again.players]
@@ -219,5 +219,5 @@ def test_batched_unit_numbers_agree_with_the_single_ones():
                     assert numbers[slot] == (rules.unit_strength(state, seat, slot), rules.unit_life(state, seat, slot))
                     assert flags[slot] == rules.may_enter_bf(state, seat, slot)
                     checked += 1
-            rules.apply(state, choose(rules.legal_actions(state)), rng)
+            rules.apply_action(state, choose(rules.legal_actions(state)), rng)
     assert checked > 500

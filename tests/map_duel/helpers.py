@@ -227,7 +227,7 @@ def act(state: MapDuelState, action: int, rng=None) -> list[float]:
     assert rules.is_legal(state, action), (
         f"{layout_for(state.B).name(action, state.current)} is not legal in phase {state.phase}"
     )
-    return rules.apply(state, action, rng if rng is not None else NoCoin())
+    return rules.apply_action(state, action, rng if rng is not None else NoCoin())
 
 
 def finish_turn(state: MapDuelState, rng=None) -> None:
@@ -254,7 +254,7 @@ def play_setup(state: MapDuelState, rng: np.random.Generator) -> None:
     rules = _rules()
     while state.phase in (SETUP_PLACE, SETUP_FACE, SETUP_FACE_CELL):
         actions = rules.legal_actions(state)
-        rules.apply(state, actions[int(rng.integers(len(actions)))], rng)
+        rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
 
 
 def deck_order(first: Sequence[str], rest_seed: int = 0) -> list[int]:

@@ -127,7 +127,7 @@ def test_observation_matches_the_cell_by_cell_reading(name):
                 )
             if rules.is_terminal(state):
                 break
-            rules.apply(state, choose(rules.legal_actions(state)), rng)
+            rules.apply_action(state, choose(rules.legal_actions(state)), rng)
     assert len(phases_seen) >= 7, phases_seen  # the setup, both steps and several sub-decisions
 
 
@@ -135,7 +135,7 @@ def test_face_down_starting_card_shows_only_as_unknown():
     state = rules.new_game(MapDuelConfig(), np.random.default_rng(3))
     choose = random.Random(3).choice
     while state.hidden_face is None:
-        rules.apply(state, choose(rules.legal_actions(state)), np.random.default_rng(0))
+        rules.apply_action(state, choose(rules.legal_actions(state)), np.random.default_rng(0))
     owner, face = state.hidden_face
     other = 1 - owner
     assert state.face_status[owner][face] == ON_MAP

@@ -88,7 +88,7 @@ def test_mirrored_position_looks_the_same_to_the_other_seat(seed):
         assert np.array_equal(rules.legal_mask(state), rules.legal_mask(twin))
         checked += 1
         legal = rules.legal_actions(state)
-        rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
     assert checked > 100
 
 
@@ -100,7 +100,7 @@ def play_random_game(config: MapDuelConfig, seed: int) -> dict:
     while not rules.is_terminal(state):
         legal = rules.legal_actions(state)
         assert legal
-        rewards = rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        rewards = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
         totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
         assert state.card_count() == 52, "cards were created or lost"

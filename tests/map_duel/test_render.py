@@ -69,7 +69,7 @@ def _grid(text: str, B: int) -> list[list[str]]:
 
 def _play_until(state: MapDuelState, rng: np.random.Generator, stop) -> MapDuelState:
     while state.phase != OVER and not stop(state):
-        rules.apply(state, int(rng.choice(rules.legal_actions(state))), rng)
+        rules.apply_action(state, int(rng.choice(rules.legal_actions(state))), rng)
     return state
 
 
@@ -90,7 +90,7 @@ def _random_states(config: MapDuelConfig, seed: int, every: int = 7, limit: int 
     while state.phase != OVER and count < limit:
         if count % every == 0:
             yield state.clone()
-        rules.apply(state, int(rng.choice(rules.legal_actions(state))), rng)
+        rules.apply_action(state, int(rng.choice(rules.legal_actions(state))), rng)
         count += 1
     yield state
 

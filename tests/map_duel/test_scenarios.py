@@ -552,7 +552,7 @@ def test_scenario_18_colour_victory():
     assert rules.final_rewards(state) == [1, -1]
     assert rules.legal_actions(state) == []
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.end_turn, NoCoin())
+        rules.apply_action(state, L.end_turn, NoCoin())
 
 
 def test_scenario_18_empty_map_wins_for_nobody():
@@ -834,7 +834,7 @@ def test_first_player_random_moves_first_in_main_game():
         while state.phase == SETUP_PLACE:
             placements[state.current] += 1
             actions = rules.legal_actions(state)
-            rules.apply(state, actions[int(rng.integers(len(actions)))], rng)
+            rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
         assert placements == {first: 18, 1 - first: 17}
         assert state.phase == SETUP_FACE and state.current == first
         play_setup(state, rng)
@@ -967,9 +967,9 @@ def test_random_games_conserve_cards_and_masks(seed, config, check_every):
             bad = illegal[int(rng.integers(len(illegal)))]
             before = snapshot(state)
             with pytest.raises(IllegalActionError):
-                rules.apply(state, bad, rng)
+                rules.apply_action(state, bad, rng)
             assert snapshot(state) == before
-        rewards = rules.apply(state, actions[int(rng.integers(len(actions)))], rng)
+        rewards = rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
         total = [total[0] + rewards[0], total[1] + rewards[1]]
         assert state.card_count() == 52
         steps += 1
@@ -982,7 +982,7 @@ def test_random_games_conserve_cards_and_masks(seed, config, check_every):
     assert final[0] + final[1] == 0
     assert total == [float(x) for x in final]
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.end_turn, rng)
+        rules.apply_action(state, L.end_turn, rng)
 
 
 def test_new_game_stacked_deck():
@@ -1085,7 +1085,7 @@ def test_illegal_indices_raise_and_leave_state():
     for bad in (-1, L.size, L.end_turn, L.consume_index(fidx("KD"), FORWARD), L.stop):
         assert not rules.is_legal(state, bad)
         with pytest.raises(IllegalActionError):
-            rules.apply(state, bad, NoCoin())
+            rules.apply_action(state, bad, NoCoin())
         assert snapshot(state) == before
 
 

@@ -188,7 +188,7 @@ def act(state: PillarsState, action: int, rng=None) -> list[float]:
     """Apply a legal action (asserting that both legality views agree it is legal)."""
     assert action in rules.legal_actions(state), (action, rules.legal_actions(state))
     assert rules.is_legal(state, action)
-    rewards = rules.apply(state, action, rng if rng is not None else np.random.default_rng(0))
+    rewards = rules.apply_action(state, action, rng if rng is not None else np.random.default_rng(0))
     check_invariants(state)
     return rewards
 
@@ -230,7 +230,7 @@ def random_states(config: PillarsConfig, seed: int, steps: int):
             state = rules.new_game(config, rng)
         yield state
         actions = rules.legal_actions(state)
-        rules.apply(state, actions[int(rng.integers(len(actions)))], rng)
+        rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
 
 
 # --------------------------------------------------------------------------- observation

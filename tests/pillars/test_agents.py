@@ -27,7 +27,7 @@ def play(config: PillarsConfig, agents, seed: int, record=None, max_steps: int =
             record(state)
         action = agents[seat].act(None, mask, state)
         assert mask[action] == 1, f"seat {seat} chose illegal {GAME.action_name(state, action)}"
-        GAME.apply(state, action, rng)
+        GAME.apply_action(state, action, rng)
         steps += 1
     return state
 

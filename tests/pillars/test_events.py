@@ -306,7 +306,7 @@ def _random_play(config, seed: int, steps: int):
             state = rules.new_game(config, rng)
         yield state
         actions = rules.legal_actions(state)
-        rules.apply(state, actions[int(rng.integers(len(actions)))], rng)
+        rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
 
 
 def _signature(record, me: int, n: int) -> tuple:
@@ -363,7 +363,7 @@ def test_every_event_since_my_last_decision_is_in_my_next_observation(config):
         skipped.discard(me)
         before_serial, before_log = state.event_serial, state.turn_log[:]
         actions = rules.legal_actions(state)
-        rules.apply(state, actions[int(rng.integers(len(actions)))], rng)
+        rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
         written = [
             r for turn in state.turn_log for r in (turn.main, turn.bonus) if r is not None and r.serial >= before_serial
         ]
@@ -406,14 +406,14 @@ def test_campaign_observation_carries_the_event_block_and_a_new_game_starts_empt
     )
     state = campaign.CampaignState(config, game)
     rng = np.random.default_rng(0)
-    campaign.apply(state, L.battle_index(1, kind("9")), rng)  # "no"
+    campaign.apply_action(state, L.battle_index(1, kind("9")), rng)  # "no"
     for me in range(4):
         obs = campaign.observe_campaign(state, me)
         assert obs.shape == (campaign.observation_size(config),) == (observe.OBSERVATION_SIZE + 19,)
         assert np.array_equal(obs[: observe.OBSERVATION_SIZE], observe.observe(state.game, me))
         assert describe_turn(obs, (0 - me) % 4)["main"] == battle(1, (1 - me) % 4, "9", answer="no")
-    campaign.apply(state, L.end_build, rng)
-    campaign.apply(state, L.discard_index(kind("3")), rng)  # four pillars and a discard: a win
+    campaign.apply_action(state, L.end_build, rng)
+    campaign.apply_action(state, L.discard_index(kind("3")), rng)  # four pillars and a discard: a win
     assert state.games_played == 1 and state.game.phase != OVER
     for me in range(4):
         obs = campaign.observe_campaign(state, me)

@@ -468,7 +468,7 @@ def test_illegal_apply_leaves_state_untouched(config):
         for action in candidates:
             assert not rules.is_legal(state, action)
             with pytest.raises(IllegalActionError):
-                rules.apply(state, action, rng)
+                rules.apply_action(state, action, rng)
             raised += 1
         assert _snapshot(state) == before
         assert rng.bit_generator.state == rng_state
@@ -478,7 +478,7 @@ def test_illegal_apply_leaves_state_untouched(config):
     state.phase = OVER
     before = _snapshot(state)
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.end_build, np.random.default_rng(0))
+        rules.apply_action(state, L.end_build, np.random.default_rng(0))
     assert _snapshot(state) == before
 
 
@@ -493,9 +493,9 @@ def test_numpy_integer_actions():
     assert rules.is_legal(state, np.int32(illegal_index)) is False
     before = _snapshot(state)
     with pytest.raises(IllegalActionError):
-        rules.apply(state, np.int64(illegal_index), np.random.default_rng(0))
+        rules.apply_action(state, np.int64(illegal_index), np.random.default_rng(0))
     assert _snapshot(state) == before
     twin = state.clone()
-    rules.apply(state, np.int64(legal_index), np.random.default_rng(0))
-    rules.apply(twin, legal_index, np.random.default_rng(0))
+    rules.apply_action(state, np.int64(legal_index), np.random.default_rng(0))
+    rules.apply_action(twin, legal_index, np.random.default_rng(0))
     assert _snapshot(state) == _snapshot(twin)

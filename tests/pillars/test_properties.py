@@ -31,7 +31,7 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
     while not rules.is_terminal(state):
         legal = rules.legal_actions(state)
         assert legal, "a live state without a legal action"
-        rewards = rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        rewards = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
         assert len(rewards) == n
         totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
@@ -105,7 +105,7 @@ def test_shaping_pays_each_pillar_on_top_of_the_result():
         totals = [0.0] * 4
         while not rules.is_terminal(state):
             legal = rules.legal_actions(state)
-            for seat, value in enumerate(rules.apply(state, legal[int(rng.integers(len(legal)))], rng)):
+            for seat, value in enumerate(rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)):
                 totals[seat] += value
         expected = [v + 0.05 * state.pillar_count(s) for s, v in enumerate(rules.final_rewards(state))]
         assert totals == pytest.approx(expected)
@@ -119,7 +119,7 @@ def test_same_seed_same_game_and_other_seed_other_game():
         for _ in range(400):
             legal = rules.legal_actions(state)
             chosen.append(legal[int(rng.integers(len(legal)))])
-            rules.apply(state, chosen[-1], rng)
+            rules.apply_action(state, chosen[-1], rng)
         return chosen
 
     assert trajectory(5) == trajectory(5)
@@ -147,7 +147,7 @@ def test_determinize_keeps_the_players_view_and_every_card(players):
             assert copy.acting_player() != player, "the player's own options must not change"
         changed += any(copy.hands[s] != state.hands[s] for s in range(players) if s != player)
         legal = rules.legal_actions(state)
-        rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
         checked += 1
     assert changed > checked // 2, "determinize rarely resampled anything"
 
@@ -162,4 +162,4 @@ def test_observations_stay_inside_the_space_bounds():
             vector = observe(state, seat)
             assert vector.dtype == np.float32 and vector.min() >= 0 and vector.max() <= high
         legal = rules.legal_actions(state)
-        rules.apply(state, legal[int(rng.integers(len(legal)))], rng)
+        rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)

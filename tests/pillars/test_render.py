@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from empire_envs.envs import PillarsEnv as raw_env
 from empire_envs.games.pillars import observe, render, rules
 from empire_envs.games.pillars.actions import RANK_LAYOUT as LAY
 from empire_envs.games.pillars.config import PillarsConfig
-from empire_envs.games.pillars.env import raw_env
 from empire_envs.games.pillars.state import (
     BUILD,
     DISCARD,
@@ -86,7 +86,7 @@ def _truncated_state():
     rng = np.random.default_rng(3)
     state = rules.new_game(PillarsConfig(max_rounds=1), rng, first_player=0)
     while state.phase != OVER:
-        rules.apply(state, rules.legal_actions(state)[0], rng)
+        rules.apply_action(state, rules.legal_actions(state)[0], rng)
     assert state.outcome == TRUNCATED
     return state
 

@@ -7,16 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from empire_envs.games.pillars import campaign, rules
+from empire_envs.envs import PillarsCampaignEnv
+from empire_envs.envs import PillarsEnv as raw_env
+from empire_envs.games.pillars import rules
 from empire_envs.games.pillars.config import PillarsConfig
-from empire_envs.games.pillars.env import raw_env
 
 from .helpers import stacked_deck
 
 CONFIG = PillarsConfig()
 GOOD = stacked_deck(CONFIG, 0, {})  # a full deck, top card first
 
-ENVS = {"pillars": raw_env, "campaign": campaign.raw_env}
+ENVS = {"pillars": raw_env, "campaign": PillarsCampaignEnv}
 
 BAD_DECKS = [
     pytest.param("abc", TypeError, id="string"),

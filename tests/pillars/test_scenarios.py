@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from empire_envs.core.errors import IllegalActionError
+from empire_envs.envs import PillarsEnv as raw_env
 from empire_envs.games.pillars import observe, rules
 from empire_envs.games.pillars.actions import CARD_LAYOUT, RANK_LAYOUT, Kind
 from empire_envs.games.pillars.config import PillarsConfig
-from empire_envs.games.pillars.env import raw_env
 from empire_envs.games.pillars.state import (
     ANSWER_NO,
     ANSWER_YES,
@@ -113,7 +113,7 @@ def test_scenario_01_round_one():
     assert not legal(state) & STEALS
     assert not any(rules.is_legal(state, L.steal_index(o)) for o in range(1, 4))
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.steal_index(1), rng0())
+        rules.apply_action(state, L.steal_index(1), rng0())
     quiet_turn(state)  # covers seat 0's 2 with another card
     assert state.current == 1 and state.phase == MAIN
     # seat 0 is offset 3 from seat 1: now stealable; seats 2, 3 are still 2-topped
@@ -232,7 +232,7 @@ def test_scenario_06_rps_tie_cap(attacker_wins):
     assert state.hands[0][seven] == int(attacker_wins)
     assert state.hands[1][seven] == int(not attacker_wins)
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.throw_index(ROCK), rng)
+        rules.apply_action(state, L.throw_index(ROCK), rng)
 
 
 def test_scenario_07_jokers_not_wild_for_demands():
@@ -256,7 +256,7 @@ def test_scenario_08_pillar_with_jokers():
     for r, j in ((rank("7"), 1), (rank("7"), 4), (rank("4"), 3), (rank("7"), 3)):
         assert not rules.is_legal(state, L.pillar_index(r, j))
         with pytest.raises(IllegalActionError):
-            rules.apply(state.clone(), L.pillar_index(r, j), rng0())
+            rules.apply_action(state.clone(), L.pillar_index(r, j), rng0())
     act(state, L.pillar_index(rank("7"), 2))
     assert state.empire[0] == MERCHANT and state.pillars[0][rank("7")] == 1
     assert state.pillar_jokers[0] == 2
@@ -383,7 +383,7 @@ def test_scenario_12_trade_masked_without_partners():
     assert not legal(state) & TRADES
     assert not any(rules.is_legal(state, L.trade_index(k)) for k in range(14))
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.trade_index(kind("5")), rng0())
+        rules.apply_action(state, L.trade_index(kind("5")), rng0())
     assert legal(state) & BATTLES  # the main action is still possible
     state = build_state(hands={0: ["5", "6"], 2: ["A"]}, deck=FILLER)
     assert legal(state) & TRADES == {L.trade_index(kind("5")), L.trade_index(kind("6"))}
@@ -535,7 +535,7 @@ def test_scenario_18_truncation():
     assert state.outcome == TRUNCATED and rules.is_truncated(state)
     assert rules.final_rewards(state) == [0.0] * 4
     with pytest.raises(IllegalActionError):
-        rules.apply(state, L.end_build, rng0())
+        rules.apply_action(state, L.end_build, rng0())
 
     env = raw_env(num_players=3, max_rounds=1)
     env.reset(seed=5)
@@ -631,7 +631,7 @@ def test_flag_main_action_optional():
         assert rules.is_legal(state, L.end_build) == flag
         if not flag:
             with pytest.raises(IllegalActionError):
-                rules.apply(state, L.end_build, rng0())
+                rules.apply_action(state, L.end_build, rng0())
             continue
         act(state, L.end_build)
         assert state.phase == BUILD and state.main_done

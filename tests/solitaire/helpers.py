@@ -213,7 +213,7 @@ def assert_illegal(state: SolitaireState, action: int) -> None:
     assert rules.legal_mask(state)[action] == 0
     before = state.clone()
     with pytest.raises(IllegalActionError):
-        rules.step(state, action)
+        rules.apply_action(state, action)
     assert state == before
 
 
@@ -226,7 +226,7 @@ def play(state: SolitaireState, *actions: int | str) -> list[float]:
         assert index in legal, (
             f"{A.action_name(index)} not legal; legal: {[A.action_name(a) for a in legal]}\n{state}"
         )
-        rewards.append(rules.step(state, index))
+        rewards.append(rules.apply_action(state, index)[0])
     return rewards
 
 

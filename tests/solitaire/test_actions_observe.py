@@ -338,7 +338,7 @@ def test_determinize_keeps_everything_visible_and_redraws_the_stock(waiting):
     hidden = sorted(state.stock + state.unused)
     stocks = set()
     for seed in range(40):
-        copy = rules.determinize(state, seed)
+        copy = rules.determinize(state, 0, seed)
         assert state == original  # the input is left alone
         assert copy is not state and copy.grid is not state.grid and copy.stock is not state.stock
         assert copy.grid == state.grid and copy.revealed == state.revealed
@@ -348,7 +348,7 @@ def test_determinize_keeps_everything_visible_and_redraws_the_stock(waiting):
         assert np.array_equal(observe.observe(copy), observe.observe(state))
         assert rules.legal_actions(copy) == rules.legal_actions(state)
         stocks.add(tuple(copy.stock))
-        assert rules.determinize(state, seed) == copy  # same seed, same draw
+        assert rules.determinize(state, 0, seed) == copy  # same seed, same draw
     assert len(stocks) > 1
     assert any(set(s) - set(state.stock) for s in stocks)  # unused cards do enter the stock
 
@@ -357,7 +357,7 @@ def test_determinize_never_draws_a_seen_card():
     state = _mid_game(False)
     seen = {card for card in state.grid if card >= 0} | set(state.out)
     for seed in range(40):
-        copy = rules.determinize(state, seed)
+        copy = rules.determinize(state, 0, seed)
         assert not seen & set(copy.stock)
         assert not seen & set(copy.unused)
         assert len(set(copy.stock) | set(copy.unused)) == NUM_CARDS - len(seen)
@@ -366,7 +366,7 @@ def test_determinize_never_draws_a_seen_card():
 def test_determinize_of_a_copy_can_be_played_on_without_touching_the_input():
     state = _mid_game(False)
     original = state.clone()
-    copy = rules.determinize(state, 3)
+    copy = rules.determinize(state, 0, 3)
     top = copy.stock[-1]
     play(copy, "REVEAL", "PLACE 1")
     assert copy.grid[1] == top and len(copy.stock) == len(original.stock) - 1

@@ -22,12 +22,12 @@ def _play(agent, seed: int, check_hidden: bool = False) -> int:
     while not rules.is_terminal(state):
         mask = rules.legal_mask(state)
         if check_hidden:  # a fresh agent on the same view with another stock: same choice
-            other = rules.determinize(state, np.random.default_rng(seed))
+            other = rules.determinize(state, 0, np.random.default_rng(seed))
             twin = type(agent)()
             assert twin.act(None, mask, other) == type(agent)().act(None, mask, state)
         action = agent.act(None, mask, state)
         assert mask[action] == 1
-        rules.step(state, action)
+        rules.apply_action(state, action)
     return state.outcome
 
 
@@ -67,5 +67,5 @@ def test_reveal_greedy_reveals_whenever_it_may_and_is_greedy_otherwise():
             else:
                 assert action == greedy.act(None, mask, state)
                 others += 1
-            rules.step(state, action)
+            rules.apply_action(state, action)
     assert reveals >= 30 and others >= 300  # both branches ran many times

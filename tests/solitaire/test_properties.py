@@ -32,8 +32,8 @@ import pytest
 
 from empire_envs.core.cards import NUM_CARDS
 from empire_envs.core.errors import IllegalActionError
+from empire_envs.games.solitaire import GAME, rules
 from empire_envs.games.solitaire import actions as A
-from empire_envs.games.solitaire import rules
 from empire_envs.games.solitaire.actions import Kind
 from empire_envs.games.solitaire.config import MAX_CAPTURES, SolitaireConfig
 from empire_envs.games.solitaire.state import COLS, LOST, NUM_CELLS, ONGOING, ROWS, WON
@@ -123,7 +123,7 @@ def check_every_action(state, legal: list[int], stats: Stats) -> None:
     for action in range(A.NUM_ACTIONS):
         probe = state.clone()
         try:
-            rules.step(probe, action)
+            rules.apply_action(probe, action)
         except IllegalActionError:
             assert probe == state, f"{A.action_name(action)} raised but changed the state"
             stats.illegal_tried += 1
@@ -169,7 +169,7 @@ def run_episode(state, choose, stats: Stats, exhaustive: bool) -> list[tuple[int
         action = choose(legal, len(trajectory))
         assert action in legal
         before = state.clone()
-        child, reward = rules.apply(state, action)
+        child, (reward,) = GAME.child(state, action, None)
         assert state == before, "apply mutated its input"
         assert child is not state and child.grid is not state.grid and child.out is not state.out
         kind = A.decode(action).kind

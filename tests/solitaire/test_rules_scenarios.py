@@ -612,7 +612,7 @@ def test_a_non_action_is_refused_and_leaves_the_state_unchanged(bad, error):
     state = new()
     before = state.clone()
     with pytest.raises(error):
-        rules.step(state, bad)
+        rules.apply_action(state, bad)
     assert state == before
 
 

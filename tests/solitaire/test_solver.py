@@ -48,7 +48,7 @@ def replay(state: SolitaireState, line: list[int]) -> SolitaireState:
     state = state.clone()
     for action in line:
         assert state.outcome == ONGOING, f"the game ended before {A.action_name(action)}"
-        rules.step(state, action)
+        rules.apply_action(state, action)
     return state
 
 

@@ -189,7 +189,7 @@ def assert_illegal(state: SoloState, action: int) -> None:
     assert action not in rules.legal_actions(state)
     before = state.clone()
     with pytest.raises(IllegalActionError):
-        rules.step(state, action, 0)
+        rules.apply_action(state, action, 0)
     assert state == before
 
 
@@ -199,5 +199,5 @@ def play(state: SoloState, *actions: int, rng=0) -> list[float]:
     for action in actions:
         legal = rules.legal_actions(state)
         assert action in legal, f"{action} not legal; legal: {legal}"
-        rewards.append(rules.step(state, action, rng))
+        rewards.append(rules.apply_action(state, action, rng)[0])
     return rewards

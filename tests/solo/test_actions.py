@@ -8,10 +8,10 @@ import gymnasium
 import pytest
 
 import empire_envs  # noqa: F401  (registers the ids)
+from empire_envs.envs import EmpireSoloEnv
 from empire_envs.games.solo import GAME
 from empire_envs.games.solo import actions as A
 from empire_envs.games.solo.actions import Action, Kind
-from empire_envs.games.solo.env import EmpireSoloEnv
 from empire_envs.games.solo.state import KEEPS, NUM_TERRITORIES
 
 from ..doc_tables import action_ranges_in_code, documented_action_ranges, rest_headers
@@ -43,7 +43,7 @@ def test_action_names_are_unique_and_readable():
 
 def test_table_size_matches_the_action_spaces():
     assert A.NUM_ACTIONS == len(A.ACTIONS) == 68
-    assert GAME.num_actions == A.NUM_ACTIONS
+    assert GAME.num_actions(GAME.config_class()) == A.NUM_ACTIONS
     env = EmpireSoloEnv()
     assert env.action_space.n == A.NUM_ACTIONS
     env.close()

@@ -20,9 +20,9 @@ def _play(agent, seed: int, check_hidden: bool = False) -> tuple[int, int]:
         assert mask[action] == 1
         if check_hidden:
             # Same visible position, other deck order: the same choice.
-            other = rules.determinize(state, np.random.default_rng(steps))
+            other = rules.determinize(state, 0, np.random.default_rng(steps))
             assert agent.act(None, mask, other) == action
-        rules.step(state, action, rng)
+        rules.apply_action(state, action, rng)
         steps += 1
     return state.outcome, steps
 

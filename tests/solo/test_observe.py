@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from empire_envs.core.cards import NUM_CARDS
+from empire_envs.envs import EmpireSoloEnv
 from empire_envs.games.solo import GAME, observe, rules
 from empire_envs.games.solo import actions as A
 from empire_envs.games.solo.config import SoloConfig
-from empire_envs.games.solo.env import EmpireSoloEnv
 from empire_envs.games.solo.observe import LAYOUT, OBSERVATION_SIZE, TERRITORY_SIZE
 from empire_envs.games.solo.state import (
     BASE,
@@ -42,7 +42,7 @@ def obs_of(state) -> np.ndarray:
 
 
 def test_sizes_agree():
-    assert OBSERVATION_SIZE == LAYOUT.size == 207 == GAME.observation_size
+    assert OBSERVATION_SIZE == LAYOUT.size == 207 == GAME.observation_size(GAME.config_class())
     assert TERRITORY_SIZE == 11
     env = EmpireSoloEnv()
     assert env.observation_space.shape == (OBSERVATION_SIZE,)

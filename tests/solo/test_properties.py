@@ -10,7 +10,7 @@ Every playout runs on the raw rules (``rules.new_game``, ``rules.legal_actions``
   also checked (float32 in [0, 1], independent of the hidden deck order);
 - ``rules.apply`` leaves its input untouched and agrees with ``rules.step`` given the same RNG
   state; ``state.clone()`` is equal and shares no mutable list;
-- the episode ends within ``config.max_draws`` draws and ``rules.max_episode_steps(config)``
+- the episode ends within ``config.max_draws`` draws and ``rules.max_game_length(config)``
   steps; rewards are in range (terminal +1/-1/0; shaping non-negative, capped per episode).
 
 The acceptance sample is 5,000 uniformly random masked episodes spread over the rule variants
@@ -32,8 +32,8 @@ import pytest
 
 from empire_envs.core.cards import NUM_CARDS
 from empire_envs.core.errors import IllegalActionError
+from empire_envs.games.solo import GAME, observe, rules
 from empire_envs.games.solo import actions as A
-from empire_envs.games.solo import observe, rules
 from empire_envs.games.solo.actions import Kind
 from empire_envs.games.solo.config import SoloConfig
 from empire_envs.games.solo.state import (
@@ -181,7 +181,7 @@ def check_exhaustive(state: SoloState, legal: list[int]) -> None:
     for action in range(NUM_ACTIONS):
         trial = state.clone()
         try:
-            rules.step(trial, action, throwaway)
+            rules.apply_action(trial, action, throwaway)
         except IllegalActionError:
             # trial is a clone (no shared lists, checked in check_state): compare to the input
             assert trial == state, (
@@ -216,7 +216,7 @@ def check_terminal(state: SoloState, tally: Tally, exhaustive: bool) -> None:
     for action in range(NUM_ACTIONS) if exhaustive else (A.DRAW, A.FIGHT):
         trial = state.clone()
         with pytest.raises(IllegalActionError):
-            rules.step(trial, action, np.random.default_rng(0))
+            rules.apply_action(trial, action, np.random.default_rng(0))
         assert trial == state
     config = state.config
     if state.outcome == WON:
@@ -284,7 +284,7 @@ def play_checked(
     """One episode with every property checked; ``exhaustive_every``: try all actions every n-th
     step (0: never)."""
     state = rules.new_game(config, game_rng)
-    bound = rules.max_episode_steps(config)
+    bound = rules.max_game_length(config)
     max_shaping = max(config.shaping_values)
     steps = 0
     reshuffles = 0
@@ -294,7 +294,7 @@ def play_checked(
         check_state(state)
         if rules.is_terminal(state):
             break
-        assert steps < bound, f"episode exceeds max_episode_steps={bound}\n{state!r}"
+        assert steps < bound, f"episode exceeds max_game_length={bound}\n{state!r}"
         legal = check_legal(state)
         if exhaustive_every and steps % exhaustive_every == 0:
             check_exhaustive(state, legal)
@@ -309,10 +309,10 @@ def play_checked(
 
         before = snapshot(state)
         twin_rng = rng_copy(game_rng)
-        child, reward = rules.apply(state, action, game_rng)
+        child, (reward,) = GAME.child(state, action, game_rng)
         assert snapshot(state) == before, f"apply mutated its input ({A.action_name(action)})"
         # apply is step on a clone: stepping the input itself with the same RNG state agrees.
-        step_reward = rules.step(state, action, twin_rng)
+        (step_reward,) = rules.apply_action(state, action, twin_rng)
         assert state == child and step_reward == reward
         if len(child.deck) > len(before[SoloState.__slots__.index("deck")]):
             reshuffles += 1

@@ -109,9 +109,9 @@ def test_battle_values_ace_1_to_king_13(enemy_rank):
     if below:
         assert rules.unit_value(state, 1) == expected - 1
         probe = state.clone()
-        rules.step(probe, A.SEND[1], 0)
+        rules.apply_action(probe, A.SEND[1], 0)
         assert probe.attacker == c("QC") and probe.rounds_lost == 1  # one less: round lost
-    rules.step(state, A.SEND[0], 0)
+    rules.apply_action(state, A.SEND[0], 0)
     assert state.attacker == -1 and state.outcome == ONGOING  # exactly equal: battle won
     assert c(enemy) in state.discard and c("QC") in state.discard
 
@@ -574,7 +574,7 @@ def test_lost_the_moment_a_unit_must_be_sent_and_none_is_left():
         assert state.outcome == LOST and state.phase == OVER and legal(state) == []
         assert rules.returns(state) == -1.0
         with pytest.raises(IllegalActionError):
-            rules.step(state, A.DRAW, 0)
+            rules.apply_action(state, A.DRAW, 0)
     # King SUM: the only unit loses the round; the next round has no unit to send.
     state = battle_state({0: "2H"}, "KD", ["9S", "8S", "7S"], ["3D"], KING_MODE)
     assert play(state, A.SUM_ACTION, A.SEND[0]) == [0.0, -1.0]
@@ -679,7 +679,7 @@ def test_won_the_moment_three_bases_stand():
     assert three.outcome == WON and three.phase == OVER and three.num_bases() == 3
     assert legal(three) == [] and rules.is_terminal(three) and rules.returns(three) == 1.0
     with pytest.raises(IllegalActionError):
-        rules.step(three, A.DRAW, 0)
+        rules.apply_action(three, A.DRAW, 0)
 
 
 # =========================================================================== Winnability
@@ -957,7 +957,7 @@ def _search_shapes(start: Shape, protected=(), stop_at_win=False) -> _SearchResu
                 if kind in (Kind.DRAW, Kind.FIGHT) or (kind is Kind.SEND and a in protected):
                     continue
                 child = state.clone()
-                rules.step(child, action, 0)
+                rules.apply_action(child, action, 0)
                 if child.outcome == WON:
                     result.won = True
                     if stop_at_win:

@@ -1,16 +1,18 @@
 """Empires and Generals: a collectible-card-game framework for 2-4 players, with the project's
 own data-defined card pool (``cards.py``, ``data/``).
 
-``GAME`` bundles the rules for the generic adapters and the search agents; ``env.py`` holds the
-PettingZoo AEC environment (``raw_env``, ``env()``) registered as ``empire_envs/Generals-v0``.
+``GAME`` bundles the rules for the generic adapters and the search agents; the registry builds
+the PettingZoo AEC environment from it (``empire_envs.envs.GeneralsEnv``, the bare game, and
+``empire_envs.envs.generals_env``, wrapped), registered as ``empire_envs/Generals-v0``.
 """
 
 from __future__ import annotations
 
-from ...core.game import MultiplayerGame
+from ...core.game import Game
 from . import actions, cards, observe, render, rules
 from .actions import layout_for
 from .config import GeneralsConfig
+from .doc import ENV_DOC
 from .state import GeneralsState
 
 
@@ -28,16 +30,18 @@ def _new_game(config: GeneralsConfig, rng, decks=None, first_player=None) -> Gen
     return rules.new_game(config, rng, decks=decks, first_player=first_player)
 
 
-GAME = MultiplayerGame(
+GAME = Game(
     name="Empires and Generals",
     config_class=GeneralsConfig,
+    state_class=GeneralsState,
     num_players=lambda config: config.num_players,
     num_actions=lambda config: layout_for(_pool_size(config), config.offsets).size,
     observation_size=lambda config: observe.observation_size(_pool_size(config), config.max_seats),
-    observation_high=observe.observation_high,
-    observation_low=observe.observation_low,
+    observation_bounds=lambda config: (observe.observation_low(config), observe.observation_high(config)),
+    max_game_length=rules.max_game_length,
+    utility_range=rules.utility_range,
     new_game=_new_game,
-    apply=rules.apply,
+    apply_action=rules.apply_action,
     acting_player=lambda state: state.acting_player(),
     legal_actions=rules.legal_actions,
     legal_mask=rules.legal_mask,
@@ -53,6 +57,7 @@ GAME = MultiplayerGame(
     reset_options=("decks", "first_player"),
     heuristic_values=rules.heuristic_values,
     eliminated=rules.eliminated,
+    env_doc=ENV_DOC,
 )
 
 __all__ = ["GAME", "GeneralsConfig", "GeneralsState", "actions", "cards", "observe", "render", "rules"]

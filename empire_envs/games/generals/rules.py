@@ -16,6 +16,7 @@ from operator import mul
 
 import numpy as np
 
+from ...core.compat import deprecated
 from ...core.errors import IllegalActionError
 from . import cards as card_data
 from .actions import ActionLayout, Kind, layout_for
@@ -648,7 +649,7 @@ def _tactic_plays(state: GeneralsState, seat: int) -> Iterator[int]:
 # --------------------------------------------------------------------------- applying actions
 
 
-def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[float]:
+def apply_action(state: GeneralsState, action: int, rng: np.random.Generator) -> list[float]:
     """Play ``action`` for the acting seat (mutating ``state``), then every automatic step that
     follows; each seat's reward for it. ``IllegalActionError`` (state untouched) if illegal."""
     if state.phase == OVER:
@@ -1473,3 +1474,20 @@ def _swap_resource_out(hand: list[int], pile: list[int], held: Sequence[bool]) -
         return False
     hand[at_hand], pile[at_pile] = pile[at_pile], hand[at_hand]
     return True
+
+
+def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[float]:
+    """Deprecated: ``apply_action`` (the same: in place, every seat's reward)."""
+    deprecated("rules.apply(state, action, rng)", "rules.apply_action(state, action, rng)")
+    return apply_action(state, action, rng)
+
+
+def max_game_length(config: GeneralsConfig) -> int:
+    """An upper bound on the decisions of one game: ``max_rounds`` rounds of ``num_players``
+    turns, each bounded by the cards a seat can hold and play."""
+    return config.max_rounds * config.num_players * 512
+
+
+def utility_range(config: GeneralsConfig) -> tuple[float, float]:
+    """The least and greatest final return of a seat (shaping excluded)."""
+    return -1.0, 1.0

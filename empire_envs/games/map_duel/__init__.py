@@ -1,15 +1,17 @@
 """Map Duel: two players' face cards fight over a map built from the 36 number cards.
 
-``GAME`` bundles the rules for the generic adapters and the search agents; ``env.py`` holds the
-PettingZoo AEC environment (``raw_env``, ``env()``).
+``GAME`` bundles the rules for the generic adapters and the search agents; the registry builds
+the PettingZoo AEC environment from it (``empire_envs.envs.MapDuelEnv``, the bare game, and
+``empire_envs.envs.map_duel_env``, wrapped), registered as ``empire_envs/MapDuel-v0``.
 """
 
 from __future__ import annotations
 
-from ...core.game import MultiplayerGame
+from ...core.game import Game
 from . import actions, observe, render, rules
 from .actions import layout_for
 from .config import MapDuelConfig
+from .doc import ENV_DOC
 from .state import MapDuelState
 
 
@@ -23,15 +25,18 @@ def _new_game(config: MapDuelConfig, rng, deck=None) -> MapDuelState:
     return rules.new_game(config, rng, deck=deck)
 
 
-GAME = MultiplayerGame(
+GAME = Game(
     name="Map Duel",
     config_class=MapDuelConfig,
+    state_class=MapDuelState,
     num_players=lambda config: 2,
     num_actions=lambda config: layout_for(config.board_size).size,
     observation_size=lambda config: observe.observation_size(config.board_size),
-    observation_high=observe.observation_high,
+    observation_bounds=lambda config: (0.0, observe.observation_high(config)),
+    max_game_length=rules.max_game_length,
+    utility_range=rules.utility_range,
     new_game=_new_game,
-    apply=rules.apply,
+    apply_action=rules.apply_action,
     acting_player=lambda state: state.acting_player(),
     legal_actions=rules.legal_actions,
     legal_mask=rules.legal_mask,
@@ -46,6 +51,7 @@ GAME = MultiplayerGame(
     to_rgb=render.to_rgb,
     reset_options=("deck",),
     heuristic_values=rules.heuristic_values,
+    env_doc=ENV_DOC,
 )
 
 __all__ = ["GAME", "MapDuelConfig", "MapDuelState", "actions", "observe", "render", "rules"]

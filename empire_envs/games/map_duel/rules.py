@@ -12,6 +12,7 @@ from operator import mul
 
 import numpy as np
 
+from ...core.compat import deprecated
 from ...core.errors import IllegalActionError
 from ...core.options import index_list_option
 from .actions import NUM_DIRECTIONS, ActionLayout, Kind, layout_for
@@ -645,7 +646,7 @@ def _step2_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) ->
 # --------------------------------------------------------------------------- applying actions
 
 
-def apply(state: MapDuelState, action: int, rng: np.random.Generator) -> list[float]:
+def apply_action(state: MapDuelState, action: int, rng: np.random.Generator) -> list[float]:
     """Play ``action`` for the acting seat (mutating ``state``); both seats' rewards for it.
     Raises ``IllegalActionError`` (the state untouched) for an illegal action."""
     if state.phase == OVER:
@@ -979,3 +980,22 @@ def determinize(state: MapDuelState, seat: int, rng: np.random.Generator) -> Map
         copy.board[cell] = face_code(owner, new_face)
         copy.hidden_face = (owner, new_face)
     return copy
+
+
+def apply(state: MapDuelState, action: int, rng: np.random.Generator) -> list[float]:
+    """Deprecated: ``apply_action`` (the same: in place, every seat's reward)."""
+    deprecated("rules.apply(state, action, rng)", "rules.apply_action(state, action, rng)")
+    return apply_action(state, action, rng)
+
+
+def max_game_length(config: MapDuelConfig) -> int:
+    """An upper bound on the decisions of one game: the setup (every number card placed, the
+    faces chosen) and ``max_turns`` turns of at most a step-1 option chain and a step-2 action
+    for each face."""
+    setup = 64
+    return setup + config.max_turns * 64
+
+
+def utility_range(config: MapDuelConfig) -> tuple[float, float]:
+    """The least and greatest final return of a seat: a loss and a win."""
+    return -1.0, 1.0

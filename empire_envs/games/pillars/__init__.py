@@ -1,15 +1,17 @@
 """Pillars, "Empire: The Card Game": 3-6 players steal, trade and battle for four pillars.
 
-``GAME`` bundles the rules for the generic adapters and the search agents; ``env.py`` holds the
-PettingZoo AEC environment (``raw_env``, ``env()``) registered as ``empire_envs/Pillars-v0``.
+``GAME`` bundles the rules for the generic adapters and the search agents; the registry builds
+the PettingZoo AEC environment from it (``empire_envs.envs.PillarsEnv``, the bare game, and
+``empire_envs.envs.pillars_env``, wrapped), registered as ``empire_envs/Pillars-v0``.
 """
 
 from __future__ import annotations
 
-from ...core.game import MultiplayerGame
+from ...core.game import Game
 from . import actions, observe, render, rules
 from .actions import layout_for
 from .config import PillarsConfig
+from .doc import ENV_DOC
 from .state import PillarsState, kinds_for
 
 
@@ -22,15 +24,18 @@ def _new_game(config: PillarsConfig, rng, deck=None, first_player=None) -> Pilla
     return rules.new_game(config, rng, deck=deck, first_player=first_player)
 
 
-GAME = MultiplayerGame(
+GAME = Game(
     name="Pillars",
     config_class=PillarsConfig,
+    state_class=PillarsState,
     num_players=lambda config: config.num_players,
     num_actions=lambda config: layout_for(kinds_for(config)).size,
     observation_size=lambda config: observe.observation_size(kinds_for(config)),
-    observation_high=observe.observation_high,
+    observation_bounds=lambda config: (0.0, observe.observation_high(config)),
+    max_game_length=rules.max_game_length,
+    utility_range=rules.utility_range,
     new_game=_new_game,
-    apply=rules.apply,
+    apply_action=rules.apply_action,
     acting_player=lambda state: state.acting_player(),
     legal_actions=rules.legal_actions,
     legal_mask=rules.legal_mask,
@@ -45,6 +50,7 @@ GAME = MultiplayerGame(
     to_rgb=render.to_rgb,
     reset_options=("deck", "first_player"),
     heuristic_values=rules.heuristic_values,
+    env_doc=ENV_DOC,
 )
 
 __all__ = ["GAME", "PillarsConfig", "PillarsState", "actions", "observe", "render", "rules"]

@@ -23,15 +23,12 @@ index      field               meaning
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
 import numpy as np
-from pettingzoo import AECEnv
 
-from ...adapters.aec_env import AECAdapter, wrapped_env
 from ...core.docstrings import rst_tables
 from ...core.errors import IllegalActionError
-from ...core.game import MultiplayerGame
+from ...core.game import Game
 from . import actions, observe, render, rules
 from .actions import layout_for
 from .config import PillarsConfig
@@ -101,11 +98,11 @@ def new_campaign(config: CampaignConfig, rng: np.random.Generator, deck=None, fi
     return CampaignState(config, rules.new_game(config, rng, deck=deck, first_player=first_player))
 
 
-def apply(state: CampaignState, action: int, rng: np.random.Generator) -> list[float]:
+def apply_action(state: CampaignState, action: int, rng: np.random.Generator) -> list[float]:
     if state.outcome:
         raise IllegalActionError("the campaign is over")
     game = state.game
-    rewards = rules.apply(game, action, rng)
+    rewards = rules.apply_action(game, action, rng)
     if not rules.is_terminal(game):
         return rewards
     if game.outcome == WON:  # a game's own win pays nothing here; only the series counts
@@ -193,40 +190,12 @@ def heuristic_values(state: CampaignState) -> list[float]:
     return values
 
 
-CAMPAIGN_GAME = MultiplayerGame(
-    name="Pillars campaign",
-    config_class=CampaignConfig,
-    num_players=lambda config: config.num_players,
-    num_actions=lambda config: layout_for(kinds_for(config)).size,
-    observation_size=observation_size,
-    observation_high=lambda config: max(observe.observation_high(config), float(config.campaign_max_games)),
-    new_game=new_campaign,
-    apply=apply,
-    acting_player=lambda state: state.acting_player(),
-    legal_actions=legal_actions,
-    legal_mask=legal_mask,
-    observe=observe_campaign,
-    is_terminal=lambda state: bool(state.outcome),
-    is_truncated=lambda state: state.outcome == TRUNCATED,
-    outcome=outcome_name,
-    returns=returns,
-    determinize=determinize,
-    action_name=lambda state_or_config, index: layout_for(
-        getattr(state_or_config, "kinds", None) or kinds_for(state_or_config)
-    ).name(index),
-    to_text=to_text,
-    to_rgb=lambda state: render.to_rgb(state.game),
-    reset_options=("deck", "first_player"),
-    heuristic_values=heuristic_values,
-)
-
-
 _DOC = """Pillars' Emperor Overlord campaign: Pillars games until one player has won with all
 three empires.
 
 ## Description
 
-A series of Pillars games (``raw_env`` of ``empire_envs.games.pillars.env`` describes one game)
+A series of Pillars games (``empire_envs.envs.PillarsEnv`` describes one game)
 among the same seats. A player who wins a game is credited with that game's empire (Thief,
 Merchant or Warlord); the first to hold all three wins the campaign. See
 ``docs/rules/pillars.md``.
@@ -256,7 +225,7 @@ after ``campaign_max_games`` games (30) without a champion.
 
 ## Arguments
 
-``empire_envs.games.pillars.campaign.env(campaign_max_games=30, **pillars_flags)``: every flag
+``empire_envs.make("empire_envs/PillarsCampaign-v0", campaign_max_games=30, **pillars_flags)``: every flag
 of the Pillars env applies to each game. Registered id: ``PillarsCampaign-v0`` (4 players).
 
 ## Version History
@@ -265,12 +234,7 @@ of the Pillars env applies to each game. Registered id: ``PillarsCampaign-v0`` (
 """
 
 
-class raw_env(AECAdapter):  # noqa: N801 (PettingZoo's naming convention)
-    metadata: ClassVar[dict[str, Any]] = {**AECAdapter.metadata, "name": "pillars_campaign_v0"}
-    game: ClassVar[MultiplayerGame] = CAMPAIGN_GAME
-
-
-raw_env.__doc__ = _DOC.format(
+ENV_DOC = _DOC.format(
     num_actions=actions.NUM_ACTIONS,
     obs_size=observation_size(CampaignConfig()),
     action_table=rst_tables(actions.__doc__ or ""),
@@ -278,6 +242,33 @@ raw_env.__doc__ = _DOC.format(
 )
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The campaign with PettingZoo's standard wrappers (see ``raw_env``)."""
-    return wrapped_env(raw_env(**kwargs))
+CAMPAIGN_GAME = Game(
+    name="Pillars campaign",
+    config_class=CampaignConfig,
+    state_class=CampaignState,
+    num_players=lambda config: config.num_players,
+    num_actions=lambda config: layout_for(kinds_for(config)).size,
+    observation_size=observation_size,
+    observation_bounds=lambda config: (0.0, max(observe.observation_high(config), float(config.campaign_max_games))),
+    max_game_length=lambda config: config.campaign_max_games * rules.max_game_length(config),
+    utility_range=rules.utility_range,
+    new_game=new_campaign,
+    apply_action=apply_action,
+    acting_player=lambda state: state.acting_player(),
+    legal_actions=legal_actions,
+    legal_mask=legal_mask,
+    observe=observe_campaign,
+    is_terminal=lambda state: bool(state.outcome),
+    is_truncated=lambda state: state.outcome == TRUNCATED,
+    outcome=outcome_name,
+    returns=returns,
+    determinize=determinize,
+    action_name=lambda state_or_config, index: layout_for(
+        getattr(state_or_config, "kinds", None) or kinds_for(state_or_config)
+    ).name(index),
+    to_text=to_text,
+    to_rgb=lambda state: render.to_rgb(state.game),
+    reset_options=("deck", "first_player"),
+    heuristic_values=heuristic_values,
+    env_doc=ENV_DOC,
+)

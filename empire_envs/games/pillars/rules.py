@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...core.compat import deprecated
 from ...core.errors import IllegalActionError
 from .actions import MAX_JOKERS, ActionLayout, Kind, layout_for
 from .config import PillarsConfig
@@ -355,7 +356,7 @@ def _is_legal_action(state: PillarsState, kind: Kind, a: int, b: int) -> bool:
 # --------------------------------------------------------------------------- applying actions
 
 
-def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[float]:
+def apply_action(state: PillarsState, action: int, rng: np.random.Generator) -> list[float]:
     """Play ``action`` for the acting seat (mutating ``state``); the rewards each seat earned by
     it. Raises ``IllegalActionError`` (leaving the state untouched) for an illegal action."""
     if state.phase == OVER:
@@ -801,3 +802,26 @@ def heuristic_values(state: PillarsState) -> list[float]:
         best_other = max(scores[s] for s in range(state.n) if s != seat)
         values.append(max(-1.0, min(1.0, (scores[seat] - best_other) / 3.0)))
     return values
+
+
+def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[float]:
+    """Deprecated: ``apply_action`` (the same: in place, every seat's reward)."""
+    deprecated("rules.apply(state, action, rng)", "rules.apply_action(state, action, rng)")
+    return apply_action(state, action, rng)
+
+
+def max_game_length(config: PillarsConfig) -> int:
+    """An upper bound on the decisions of one game: ``max_rounds`` rounds of ``num_players`` turns,
+    each turn at most two interactions (main and bonus: a trade asks every other seat, a battle
+    at most ``rps_max_ties + 1`` rounds of two throws), pillar lays, the end of building, the
+    discard and a skip target."""
+    n = config.num_players
+    interaction = 1 + max(n, 2 * (config.rps_max_ties + 1))
+    per_turn = 2 * interaction + 16
+    return config.max_rounds * n * per_turn
+
+
+def utility_range(config: PillarsConfig) -> tuple[float, float]:
+    """The least and greatest final return of a seat (shaping excluded)."""
+    loss = -1.0 if config.reward_scheme == "win_loss" else -1.0 / (config.num_players - 1)
+    return loss, 1.0

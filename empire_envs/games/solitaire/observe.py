@@ -41,7 +41,8 @@ _CAPTURES = LAYOUT.start("captures")
 _OUT = LAYOUT.start("out of game")
 
 
-def observe(state: SolitaireState) -> np.ndarray:
+def observe(state: SolitaireState, seat: int = 0) -> np.ndarray:
+    """The player's observation of ``state`` (a fresh array); ``seat`` is always 0 (one player)."""
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     indices: list[int] = []
     for cell, card in enumerate(state.grid):

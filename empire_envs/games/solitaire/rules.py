@@ -2,10 +2,12 @@
 
 - ``new_game(config, rng, deal=None)``: deal 15 cards face up and 3 to the stock.
 - ``legal_actions(state)`` (ascending), ``legal_mask(state)`` (int8).
-- ``step(state, action, rng=None)``: apply in place, return the reward; ``apply``: the pure form.
-- ``determinize(state, rng)``: resample the hidden stock from the cards the player has not seen.
+- ``apply_action(state, action, rng=None)``: play in place; the reward as ``[reward]`` (one seat),
+  as in every game (``GAME.child`` is the pure form).
+- ``determinize(state, seat, rng)``: resample the hidden stock from the cards the player has not
+  seen.
 
-The game has no randomness after the deal; ``rng`` is accepted by ``step`` for the common
+The game has no randomness after the deal; ``rng`` is accepted by ``apply_action`` for the common
 protocol and ignored.
 """
 
@@ -16,12 +18,13 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ...core.cards import NUM_CARDS
+from ...core.compat import deprecated, legacy_determinize_arguments
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
 from . import actions as A
 from .actions import RAYS, Kind
-from .config import SolitaireConfig
+from .config import MAX_CAPTURES, SolitaireConfig
 from .state import LOST, NUM_CELLS, ONGOING, STOCK_SIZE, WON, SolitaireState
 
 WIN_REWARD, LOSS_REWARD = 1.0, -1.0
@@ -138,13 +141,30 @@ def returns(state: SolitaireState) -> float:
     return WIN_REWARD if state.outcome == WON else LOSS_REWARD if state.outcome == LOST else 0.0
 
 
-def apply(state: SolitaireState, action: int, rng=None) -> tuple[SolitaireState, float]:
-    child = state.clone()
-    return child, step(child, action, rng)
+#: an episode lasts at most 17 captures, 3 reveals and 3 placements
+MAX_GAME_LENGTH = MAX_CAPTURES + 2 * STOCK_SIZE
+
+
+def apply_action(state: SolitaireState, action: int, rng=None) -> list[float]:
+    """Play ``action`` in place; ``[reward]``. ``IllegalActionError`` (state untouched) when it is
+    not legal."""
+    return [_play(state, action)]
 
 
 def step(state: SolitaireState, action: int, rng=None) -> float:
-    """Apply ``action`` in place; ``IllegalActionError`` (state untouched) when it is not legal."""
+    """Deprecated: ``apply_action`` (in place; returns ``[reward]``)."""
+    deprecated("rules.step(state, action, rng)", "rules.apply_action(state, action, rng)[0]")
+    return _play(state, action)
+
+
+def apply(state: SolitaireState, action: int, rng=None) -> tuple[SolitaireState, float]:
+    """Deprecated: ``GAME.child(state, action, rng)`` (pure; returns ``(new_state, [reward])``)."""
+    deprecated("rules.apply(state, action, rng)", "GAME.child(state, action, rng)")
+    child = state.clone()
+    return child, _play(child, action)
+
+
+def _play(state: SolitaireState, action: int) -> float:
     if state.outcome != ONGOING:
         raise IllegalActionError("the game is over; start a new one")
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
@@ -197,8 +217,10 @@ def _settle(state: SolitaireState) -> float:
     return 0.0
 
 
-def determinize(state: SolitaireState, rng: np.random.Generator | int | None = None) -> SolitaireState:
-    """A copy whose stock is redrawn from the cards the player has not seen (order included)."""
+def determinize(state: SolitaireState, seat: int = 0, rng: np.random.Generator | int | None = None) -> SolitaireState:
+    """A copy whose stock is redrawn from the cards the player has not seen (order included).
+    ``seat`` is always 0; the old call ``determinize(state, rng)`` still works, with a warning."""
+    seat, rng = legacy_determinize_arguments(seat, rng)
     rng = as_generator(rng)
     copy = state.clone()
     hidden = sorted(copy.stock + copy.unused)

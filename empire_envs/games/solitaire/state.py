@@ -64,6 +64,8 @@ class SolitaireState:
         return NUM_CELLS - self.grid.count(-1)
 
     def __repr__(self) -> str:
-        from .render import to_text
-
-        return f"SolitaireState(\n{to_text(self)}\n)"
+        # the fields, not the picture (render.to_text draws the grid): state stays below render
+        return (
+            f"SolitaireState(grid={self.grid}, stock={self.stock}, revealed={self.revealed}, out={self.out}, "
+            f"outcome={OUTCOME_NAMES[self.outcome]!r})"
+        )

@@ -1,14 +1,15 @@
 """Empire solo: recruit soldiers, fight the face cards, stack toward three bases.
 
-``GAME`` bundles the rules for the generic adapters; ``EmpireSoloEnv`` (in ``env.py``) is the
-Gymnasium environment registered as ``empire_envs/EmpireSolo-v0``.
+``GAME`` bundles the rules for the generic adapters; the registry builds the Gymnasium
+environment ``empire_envs.envs.EmpireSoloEnv`` (id ``empire_envs/EmpireSolo-v0``) from it.
 """
 
 from __future__ import annotations
 
-from ...core.game import SinglePlayerGame
+from ...core.game import Game
 from . import actions, observe, render, rules
 from .config import SoloConfig
+from .doc import ENV_DOC
 from .state import OUTCOME_NAMES, TRUNCATED, SoloState
 
 
@@ -16,24 +17,32 @@ def _new_game(config: SoloConfig, rng, deck=None) -> SoloState:
     return rules.new_game(config, rng, deck=deck)
 
 
-GAME = SinglePlayerGame(
+GAME = Game(
     name="Empire solo",
     config_class=SoloConfig,
-    num_actions=actions.NUM_ACTIONS,
-    observation_size=observe.OBSERVATION_SIZE,
+    state_class=SoloState,
+    num_players=lambda config: 1,
+    num_actions=lambda config: actions.NUM_ACTIONS,
+    observation_size=lambda config: observe.OBSERVATION_SIZE,
+    observation_bounds=lambda config: (0.0, 1.0),
+    max_game_length=rules.max_game_length,
+    utility_range=lambda config: (rules.LOSS_REWARD, rules.WIN_REWARD),
     new_game=_new_game,
-    step=rules.step,
+    apply_action=rules.apply_action,
+    acting_player=lambda state: 0,
     legal_actions=rules.legal_actions,
     legal_mask=rules.legal_mask,
     observe=observe.observe,
     is_terminal=rules.is_terminal,
     is_truncated=lambda state: state.outcome == TRUNCATED,
     outcome=lambda state: OUTCOME_NAMES[state.outcome],
-    action_name=actions.action_name,
+    returns=lambda state: [rules.returns(state)],
+    determinize=rules.determinize,
+    action_name=lambda state_or_config, index: actions.action_name(index),
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
-    determinize=rules.determinize,
+    env_doc=ENV_DOC,
 )
 
 __all__ = ["GAME", "SoloConfig", "SoloState", "actions", "observe", "render", "rules"]

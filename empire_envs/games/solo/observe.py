@@ -89,8 +89,8 @@ _DISCARD = LAYOUT.start("discard cards")
 _DECK = LAYOUT.start("deck cards")
 
 
-def observe(state: SoloState) -> np.ndarray:
-    """The player's observation of ``state`` (a fresh array)."""
+def observe(state: SoloState, seat: int = 0) -> np.ndarray:
+    """The player's observation of ``state`` (a fresh array); ``seat`` is always 0 (one player)."""
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     kinds, cards, recruits = state.unit_kind, state.unit_cards, state.recruit
     for t in range(NUM_TERRITORIES):

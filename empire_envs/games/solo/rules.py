@@ -4,14 +4,14 @@ Public functions:
 
 - ``new_game(config, rng, deck=None)``: shuffle (or take a stacked deck), deal, start turn one.
 - ``legal_actions(state)``: the legal action indices, ascending.
-- ``step(state, action, rng)``: apply an action **in place**, return the reward.
-- ``apply(state, action, rng)``: the pure version: ``(new_state, reward)``, input untouched.
-- ``determinize(state, rng)``: a copy with the hidden deck order resampled.
-- ``is_terminal``, ``returns``, ``unit_value``, ``max_episode_steps``.
+- ``apply_action(state, action, rng)``: play an action **in place**; the reward as a one-entry
+  list (one seat), as in every game (``GAME.child`` is the pure form).
+- ``determinize(state, seat, rng)``: a copy with the hidden deck order resampled.
+- ``is_terminal``, ``returns``, ``unit_value``, ``max_game_length``.
 
 Randomness enters only through ``rng``: at the deal and whenever the discard pile is
-reshuffled into an empty deck. ``legal_actions`` and the checks inside ``step`` are written
-separately on purpose; the property tests prove they agree.
+reshuffled into an empty deck. ``legal_actions`` and the checks inside ``apply_action`` are
+written separately on purpose; the property tests prove they agree.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.cards import NUM_CARDS, rank_of
+from ...core.compat import deprecated, legacy_determinize_arguments
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
@@ -123,11 +124,13 @@ def _stacked_order(deck: Sequence[str | int], rng: np.random.Generator) -> list[
     return top + shuffled(missing, rng)
 
 
-def determinize(state: SoloState, rng: np.random.Generator | int | None = None) -> SoloState:
+def determinize(state: SoloState, seat: int = 0, rng: np.random.Generator | int | None = None) -> SoloState:
     """A copy of ``state`` with the deck's order resampled: the only thing the player cannot see.
 
-    Search agents plan on determinized copies, never on the true deck order.
+    Search agents plan on determinized copies, never on the true deck order. ``seat`` is always
+    0 (one player); the old call ``determinize(state, rng)`` still works, with a warning.
     """
+    seat, rng = legacy_determinize_arguments(seat, rng)
     copy = state.clone()
     copy.deck = shuffled(copy.deck, as_generator(rng))
     return copy
@@ -145,7 +148,7 @@ def returns(state: SoloState) -> float:
     return WIN_REWARD if state.outcome == WON else LOSS_REWARD if state.outcome == LOST else 0.0
 
 
-def max_episode_steps(config: SoloConfig) -> int:
+def max_game_length(config: SoloConfig) -> int:
     """An upper bound on decisions per episode.
 
     Between two draws there are at most 5 merges (each one empties a territory), one DRAW and
@@ -258,19 +261,29 @@ def legal_mask(state: SoloState) -> np.ndarray:
 # --------------------------------------------------------------------------- transitions
 
 
-def apply(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> tuple[SoloState, float]:
-    """Pure transition: a new state and the reward; ``state`` is left as it was."""
-    child = state.clone()
-    reward = step(child, action, rng)
-    return child, reward
-
-
-def step(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> float:
-    """Apply ``action`` to ``state`` in place and return the reward it earns.
+def apply_action(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> list[float]:
+    """Play ``action`` on ``state`` in place; the reward it earns, as ``[reward]`` (one seat).
 
     Raises ``IllegalActionError`` (leaving ``state`` untouched) when the action is not legal.
     ``rng`` is drawn from only when the discard pile must be reshuffled into the deck.
     """
+    return [_play(state, action, rng)]
+
+
+def step(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> float:
+    """Deprecated: ``apply_action`` (in place; returns ``[reward]``)."""
+    deprecated("rules.step(state, action, rng)", "rules.apply_action(state, action, rng)[0]")
+    return _play(state, action, rng)
+
+
+def apply(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> tuple[SoloState, float]:
+    """Deprecated: ``GAME.child(state, action, rng)`` (pure; returns ``(new_state, [reward])``)."""
+    deprecated("rules.apply(state, action, rng)", "GAME.child(state, action, rng)")
+    child = state.clone()
+    return child, _play(child, action, rng)
+
+
+def _play(state: SoloState, action: int, rng: np.random.Generator | int | None) -> float:
     if state.phase == OVER:
         raise IllegalActionError("the game is over; start a new one")
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):

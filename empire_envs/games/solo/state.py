@@ -135,6 +135,15 @@ class SoloState:
         return self.unit_kind.count(BASE)
 
     def __repr__(self) -> str:
-        from .render import to_text
-
-        return f"SoloState(\n{to_text(self)}\n)"
+        # the fields, not the picture (render.to_text draws the board): state stays below render
+        units = ", ".join(
+            f"{t}:{UNIT_NAMES[kind]}{list(self.unit_cards[t])}"
+            + (f"+{self.recruit[t]}" if self.recruit[t] >= 0 else "")
+            for t, kind in enumerate(self.unit_kind)
+            if kind != EMPTY
+        )
+        return (
+            f"SoloState(phase={PHASE_NAMES[self.phase]!r}, drawn={self.drawn}, units=[{units}], "
+            f"attacker={self.attacker}, enemies={self.enemies}, sent={self.sent}, deck={len(self.deck)} cards, "
+            f"discard={self.discard}, draws={self.draws}, outcome={OUTCOME_NAMES[self.outcome]!r})"
+        )

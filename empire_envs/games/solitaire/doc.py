@@ -1,15 +1,12 @@
-"""The Gymnasium environment of Empire Solitaire (``empire_envs/EmpireSolitaire-v0``)."""
+"""The env docstring of Empire Solitaire: Gymnasium's sections, with the action and observation tables
+and sizes filled from the code (``core.docstrings.env_docstring``)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from ...adapters.gym_env import GymAdapter
 from ...core.docstrings import env_docstring
-from ...core.game import SinglePlayerGame
-from . import GAME, actions, observe
+from . import actions, observe
 
-_DOC = """Empire Solitaire: capture cards on a 5x3 grid until one card remains.
+_TEMPLATE = """Empire Solitaire: capture cards on a 5x3 grid until one card remains.
 
 ## Description
 
@@ -67,9 +64,4 @@ Registered variant: ``EmpireSolitaireShaped-v0`` (``shaped_reward=True``).
 - v0: initial release.
 """
 
-
-class EmpireSolitaireEnv(GymAdapter):
-    game: ClassVar[SinglePlayerGame] = GAME
-
-
-EmpireSolitaireEnv.__doc__ = env_docstring(_DOC, actions, observe)
+ENV_DOC = env_docstring(_TEMPLATE, actions, observe)

@@ -1,17 +1,12 @@
-"""The PettingZoo AEC environment of Map Duel (registered as ``empire_envs/MapDuel-v0``)."""
+"""The env docstring of Map Duel: Gymnasium's sections, with the action and observation tables
+and sizes filled from the code (``core.docstrings.env_docstring``)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from pettingzoo import AECEnv
-
-from ...adapters.aec_env import AECAdapter, wrapped_env
 from ...core.docstrings import env_docstring
-from ...core.game import MultiplayerGame
-from . import GAME, actions, observe
+from . import actions, observe
 
-_DOC = """Map Duel: two players' face cards fight over a map built from the 36 number cards.
+_TEMPLATE = """Map Duel: two players' face cards fight over a map built from the 36 number cards.
 
 ## Description
 
@@ -56,7 +51,7 @@ succeeding at once). Truncated after ``max_turns`` turns.
 
 ## Arguments
 
-``empire_envs.games.map_duel.env.env(render_mode=None, board_size=13, first_player="player_1",
+``empire_envs.envs.map_duel_env(render_mode=None, board_size=13, first_player="player_1",
 king_reach="orthogonal", placement_rule="all_neighbours", sacrifice_exact=False,
 build_uses_placement_rule=False, ace_blocking="none", suit_order="CDHS",
 jack_suit_rule="pairwise", ace_vs_ace="coin", hidden_pools=False, no_progress_turns=30,
@@ -71,16 +66,4 @@ Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-
 - v0: initial release.
 """
 
-
-class raw_env(AECAdapter):  # noqa: N801 (PettingZoo's naming convention)
-    metadata: ClassVar[dict[str, Any]] = {**AECAdapter.metadata, "name": "map_duel_v0"}
-    game: ClassVar[MultiplayerGame] = GAME
-    first_agent_number: ClassVar[int] = 1
-
-
-raw_env.__doc__ = env_docstring(_DOC, actions, observe)
-
-
-def env(**kwargs: Any) -> AECEnv:
-    """Map Duel with PettingZoo's standard wrappers (see ``raw_env`` for the arguments)."""
-    return wrapped_env(raw_env(**kwargs))
+ENV_DOC = env_docstring(_TEMPLATE, actions, observe)

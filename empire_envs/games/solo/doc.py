@@ -1,15 +1,12 @@
-"""The Gymnasium environment of Empire solo (registered as ``empire_envs/EmpireSolo-v0``)."""
+"""The env docstring of Empire solo: Gymnasium's sections, with the action and observation tables
+and sizes filled from the code (``core.docstrings.env_docstring``)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from ...adapters.gym_env import GymAdapter
 from ...core.docstrings import env_docstring
-from ...core.game import SinglePlayerGame
-from . import GAME, actions, observe
+from . import actions, observe
 
-_DOC = """Empire solo: recruit soldiers, fight the face cards, stack toward three bases.
+_TEMPLATE = """Empire solo: recruit soldiers, fight the face cards, stack toward three bases.
 
 ## Description
 
@@ -68,9 +65,4 @@ Registered variants: ``EmpireSoloShaped-v0`` (``shaped_reward=True``) and
 - v0: initial release.
 """
 
-
-class EmpireSoloEnv(GymAdapter):
-    game: ClassVar[SinglePlayerGame] = GAME
-
-
-EmpireSoloEnv.__doc__ = env_docstring(_DOC, actions, observe)
+ENV_DOC = env_docstring(_TEMPLATE, actions, observe)

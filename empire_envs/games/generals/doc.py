@@ -1,18 +1,12 @@
-"""The PettingZoo AEC environment of Empires and Generals (registered as
-``empire_envs/Generals-v0`` and its variants)."""
+"""The env docstring of Empires and Generals: Gymnasium's sections, with the action and observation tables
+and sizes filled from the code (``core.docstrings.env_docstring``)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from pettingzoo import AECEnv
-
-from ...adapters.aec_env import AECAdapter, wrapped_env
 from ...core.docstrings import env_docstring
-from ...core.game import MultiplayerGame
-from . import GAME, actions, observe
+from . import actions, observe
 
-_DOC = """Empires and Generals: 2-4 empires build an economy, raise Generals and Soldiers, and
+_TEMPLATE = """Empires and Generals: 2-4 empires build an economy, raise Generals and Soldiers, and
 fight for cultural health (CH). Every card is data: the project's own 50-card pool and four
 prebuilt decks ship with the package, and a user's own pool and decks load from TOML files.
 
@@ -66,7 +60,7 @@ Truncated after ``max_rounds`` rounds.
 
 ## Arguments
 
-``empire_envs.games.generals.env.env(render_mode=None, num_players=2, max_seats=4,
+``empire_envs.envs.generals_env(render_mode=None, num_players=2, max_seats=4,
 card_pool="default", deck_files=None, decks="random", allow_mirror=False,
 enforce_deck_rules=True, predestination="standard", game_type="normal", slaughterhouse=False,
 slaughter_floor="zero", attack_transfer=False, play_for_second=False, opening_hand=(5, 2),
@@ -86,16 +80,4 @@ under the ``empire_envs/`` namespace.
 - v0: initial release.
 """
 
-
-class raw_env(AECAdapter):  # noqa: N801 (PettingZoo's naming convention)
-    metadata: ClassVar[dict[str, Any]] = {**AECAdapter.metadata, "name": "generals_v0"}
-    game: ClassVar[MultiplayerGame] = GAME
-
-
-raw_env.__doc__ = env_docstring(_DOC, actions, observe)
-
-
-def env(**kwargs: Any) -> AECEnv:
-    """Empires and Generals with PettingZoo's standard wrappers (see ``raw_env`` for the
-    arguments)."""
-    return wrapped_env(raw_env(**kwargs))
+ENV_DOC = env_docstring(_TEMPLATE, actions, observe)

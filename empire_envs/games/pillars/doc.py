@@ -1,17 +1,12 @@
-"""The PettingZoo AEC environment of Pillars (registered as ``empire_envs/Pillars-v0``)."""
+"""The env docstring of Pillars: Gymnasium's sections, with the action and observation tables
+and sizes filled from the code (``core.docstrings.env_docstring``)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from pettingzoo import AECEnv
-
-from ...adapters.aec_env import AECAdapter, wrapped_env
 from ...core.docstrings import env_docstring
-from ...core.game import MultiplayerGame
-from . import GAME, actions, observe
+from . import actions, observe
 
-_DOC = """Pillars, "Empire: The Card Game": steal, trade and battle your way to four pillars.
+_TEMPLATE = """Pillars, "Empire: The Card Game": steal, trade and battle your way to four pillars.
 
 ## Description
 
@@ -63,7 +58,7 @@ when a draw finds the resource pile empty (``"truncated"``).
 
 ## Arguments
 
-``empire_envs.games.pillars.env.env(render_mode=None, num_players=4, packs="auto",
+``empire_envs.envs.pillars_env(render_mode=None, num_players=4, packs="auto",
 jokers_per_pack=2, allow_2p=False, first_round_pillars=False, main_action_optional=False,
 resource_empty="reshuffle", battle_demand="rank", rps_max_ties=5, rps_mode="played",
 min_natural_per_pillar=0, skip_optional=True, max_rounds=200, reward_scheme="win_loss",
@@ -81,15 +76,4 @@ Overlord series), all under the ``empire_envs/`` namespace of PettingZoo's regis
 - v0: initial release.
 """
 
-
-class raw_env(AECAdapter):  # noqa: N801 (PettingZoo's naming convention)
-    metadata: ClassVar[dict[str, Any]] = {**AECAdapter.metadata, "name": "pillars_v0"}
-    game: ClassVar[MultiplayerGame] = GAME
-
-
-raw_env.__doc__ = env_docstring(_DOC, actions, observe)
-
-
-def env(**kwargs: Any) -> AECEnv:
-    """Pillars with PettingZoo's standard wrappers (see ``raw_env`` for the arguments)."""
-    return wrapped_env(raw_env(**kwargs))
+ENV_DOC = env_docstring(_TEMPLATE, actions, observe)

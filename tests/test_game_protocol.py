@@ -1,0 +1,126 @@
+"""Every game of the registry honours the one rules protocol (``empire_envs.core.game.Game``).
+
+For each registered id (its game and variant config): the sizes the record declares are the
+env's spaces, and seeded random games played through the record alone keep every promise the
+protocol makes: ``apply_action`` plays in place and returns one reward per seat, ``child`` leaves
+its input alone, masks and legal lists agree, observations have the declared size and bounds,
+``determinize`` returns a state of the game, and a game ends within ``max_game_length`` with
+returns inside ``utility_range``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from empire_envs import envs
+from empire_envs.core.game import Game
+from empire_envs.registry import ENTRIES, game_entry
+
+GAMES_PER_ID = 2
+
+
+def _record_and_config(item):
+    record = game_entry(item.game).load()
+    return record, record.config_class(**item.kwargs)
+
+
+@pytest.mark.parametrize("item", ENTRIES, ids=[item.env_id for item in ENTRIES])
+def test_the_record_declares_the_env_spaces(item):
+    record, config = _record_and_config(item)
+    assert isinstance(record, Game)
+    env = envs.raw_env(item.game, **item.kwargs)
+    low, high = record.observation_bounds(config)
+    if item.api == "gymnasium":
+        action_space, observation_space = env.action_space, env.observation_space
+        assert record.num_players(config) == 1
+    else:
+        agent = env.possible_agents[0]
+        action_space, observation_space = env.action_space(agent), env.observation_space(agent)["observation"]
+        assert len(env.possible_agents) == record.num_players(config) >= 2
+    assert action_space.n == record.num_actions(config)
+    assert observation_space.shape == (record.observation_size(config),)
+    assert float(observation_space.low.min()) == low and float(observation_space.high.max()) == high
+    assert env.__doc__ == record.env_doc and record.env_doc.startswith(record.name.split()[0])
+    lowest, highest = record.utility_range(config)
+    assert lowest < 0 < highest
+    assert record.max_game_length(config) > 0
+
+
+@pytest.mark.parametrize("item", ENTRIES, ids=[item.env_id for item in ENTRIES])
+def test_random_games_keep_the_protocol(item):
+    record, config = _record_and_config(item)
+    seats = record.num_players(config)
+    num_actions = record.num_actions(config)
+    size = record.observation_size(config)
+    low, high = record.observation_bounds(config)
+    lowest, highest = record.utility_range(config)
+    bound = record.max_game_length(config)
+    for seed in range(GAMES_PER_ID):
+        rng = np.random.default_rng(seed)
+        state = record.new_game(config, rng)
+        assert isinstance(state, record.state_class)
+        decisions = 0
+        while not record.is_terminal(state):
+            legal = record.legal_actions(state)
+            mask = record.legal_mask(state)
+            assert mask.dtype == np.int8 and mask.shape == (num_actions,)
+            assert legal == sorted(legal) and list(np.flatnonzero(mask)) == legal
+            seat = record.acting_player(state)
+            assert 0 <= seat < seats
+            observation = record.observe(state, seat)
+            assert observation.dtype == np.float32 and observation.shape == (size,)
+            assert low <= observation.min() and observation.max() <= high
+            assert isinstance(record.determinize(state, seat, np.random.default_rng(seed)), record.state_class)
+            action = legal[int(rng.integers(len(legal)))]
+            assert record.action_name(state, action)
+            if decisions % 7 == 0:  # the pure form, now and then: input untouched, same result
+                before = state.clone()
+                twin_rng = np.random.default_rng(decisions)
+                child, child_rewards = record.child(state, action, twin_rng)
+                assert _same(state, before)
+            rewards = record.apply_action(
+                state, action, np.random.default_rng(decisions) if decisions % 7 == 0 else rng
+            )
+            assert isinstance(rewards, list) and len(rewards) == seats
+            if decisions % 7 == 0:
+                assert child_rewards == rewards and _same(child, state)
+            decisions += 1
+            assert decisions <= bound, f"{item.env_id}: more than max_game_length={bound} decisions"
+        returns = record.returns(state)
+        assert len(returns) == seats and all(lowest <= value <= highest for value in returns)
+        assert record.outcome(state)
+
+
+def _same(one, other) -> bool:
+    """States compare by value where the class defines it, else by their text (every card shown)."""
+    if type(one).__eq__ is not object.__eq__:
+        return one == other
+    return envs_text(one) == envs_text(other)
+
+
+def envs_text(state) -> str:
+    from empire_envs.registry import game_of_state
+
+    return game_of_state(state).to_text(state)
+
+
+def test_the_old_verbs_still_work_for_one_release_with_a_warning():
+    from empire_envs.games.map_duel import rules as duel_rules
+    from empire_envs.games.solo import GAME as SOLO
+    from empire_envs.games.solo import rules as solo_rules
+
+    state = solo_rules.new_game(None, np.random.default_rng(0))
+    action = solo_rules.legal_actions(state)[0]
+    expected, (expected_reward,) = SOLO.child(state, action, np.random.default_rng(1))
+    with pytest.warns(DeprecationWarning, match="apply_action"):
+        reward = solo_rules.step(state, action, np.random.default_rng(1))
+    assert state == expected and reward == expected_reward
+    with pytest.warns(DeprecationWarning, match="child"):
+        child, _ = solo_rules.apply(state, solo_rules.legal_actions(state)[0], np.random.default_rng(2))
+    assert isinstance(child, SOLO.state_class)
+    with pytest.warns(DeprecationWarning, match=r"determinize\(state, seat, rng\)"):
+        solo_rules.determinize(state, np.random.default_rng(3))
+    duel = duel_rules.new_game(duel_rules.MapDuelConfig(), np.random.default_rng(0))
+    with pytest.warns(DeprecationWarning, match="apply_action"):
+        duel_rules.apply(duel, duel_rules.legal_actions(duel)[0], np.random.default_rng(0))
