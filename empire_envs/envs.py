@@ -17,12 +17,17 @@ goes from here to the games, never back.
 
 from __future__ import annotations
 
+import inspect
 from functools import cache
 from typing import Any
 
 from .adapters.aec_env import AECAdapter, wrapped_env
 from .adapters.gym_env import GymAdapter
-from .registry import GameEntry, all_games, game_entry
+from .core.docstrings import call_with_defaults
+from .registry import NAMESPACE, GameEntry, all_games, game_entry
+
+#: what a game's ``env_doc`` writes where its Arguments section lists the constructor's keywords
+ARGUMENTS_MARK = "{arguments}"
 
 
 @cache
@@ -33,7 +38,7 @@ def env_class(key: str) -> type:
     base: type = GymAdapter if entry.api == "gymnasium" else AECAdapter
     namespace: dict[str, Any] = {
         "game": game,
-        "__doc__": game.env_doc or f"The environment of {game.name}.",
+        "__doc__": _docstring(entry, base, game),
         "__module__": __name__,
         "__qualname__": entry.class_name,
     }
@@ -41,6 +46,16 @@ def env_class(key: str) -> type:
         namespace["metadata"] = {**AECAdapter.metadata, "name": entry.env_name or f"{entry.key}_v0"}
         namespace["first_agent_number"] = entry.first_agent_number
     return type(entry.class_name, (base,), namespace)
+
+
+def _docstring(entry: GameEntry, base: type, game: Any) -> str:
+    """The game's ``env_doc`` with its Arguments mark replaced by the real call: the adapter's
+    keywords and every config field, each with its default read from the code."""
+    doc = game.env_doc or f"The environment of {game.name}."
+    adapter = inspect.signature(base).parameters.values()
+    leading = tuple((p.name, p.default) for p in adapter if p.default is not inspect.Parameter.empty)
+    main_id = f'"{NAMESPACE}/{entry.variants[0].name}"'
+    return doc.replace(ARGUMENTS_MARK, call_with_defaults("empire_envs.make", game.config_class, leading, main_id))
 
 
 def raw_env(key: str, **kwargs: Any) -> Any:

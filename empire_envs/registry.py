@@ -128,7 +128,7 @@ GAMES: tuple[GameEntry, ...] = (
         class_name="EmpireSoloEnv",
         variants=(
             Variant("EmpireSolo-v0", {}, "Empire solo, as ruled"),
-            Variant("EmpireSoloShaped-v0", {"shaped_reward": True}, "Empire solo with small rewards for forming units"),
+            Variant("EmpireSoloShaped-v0", {"shaping": 1.0}, "Empire solo with small rewards for forming units"),
             Variant(
                 "EmpireSoloMergeInBattle-v0",
                 {"merge_in_battle": True},
@@ -147,9 +147,7 @@ GAMES: tuple[GameEntry, ...] = (
         class_name="EmpireSolitaireEnv",
         variants=(
             Variant("EmpireSolitaire-v0", {}, "Empire Solitaire, as ruled"),
-            Variant(
-                "EmpireSolitaireShaped-v0", {"shaped_reward": True}, "Empire Solitaire with a small reward per capture"
-            ),
+            Variant("EmpireSolitaireShaped-v0", {"shaping": 0.02}, "Empire Solitaire with a small reward per capture"),
         ),
         agents={
             "heuristic": "empire_envs.agents.solitaire:GreedySolitaireAgent",
@@ -257,7 +255,7 @@ GAMES: tuple[GameEntry, ...] = (
             ),
             Variant(
                 "GeneralsEpic-v0",
-                {"game_type": "epic", "max_rounds": 100},
+                {"game_type": "epic", "length_limit": 100},
                 "Empires and Generals, 2 players, epic game (target 8, 100 rounds)",
             ),
             Variant(

@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python experiments/benchmark.py --env empire_envs/EmpireSolo-v0 \\
         --env empire_envs/EmpireSoloMergeInBattle-v0 --env empire_envs/EmpireSolitaire-v0 \\
         --agent random --agent heuristic --seeds 0 1 2 --episodes 500 --out runs/benchmark
-    python experiments/benchmark.py --env empire_envs/EmpireSolo-v0@max_draws=200,shaped_reward=True \\
+    python experiments/benchmark.py --env empire_envs/EmpireSolo-v0@length_limit=200,shaping=1.0 \\
         --agent heuristic --agent ppo:runs/solo/model.zip --seeds 0 1
     python experiments/benchmark.py --env classic/tictactoe-v3 \\
         --agent random --agent mypackage.agents:MyAgent --episodes 300 --json -
@@ -784,7 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--env", action="append", dest="envs", type=_env_spec_arg, required=True,
         metavar="SPEC[@KEY=VALUE,...]",
         help="env id or package.module:factory of a PettingZoo AEC env, optionally with variant "
-             "settings (e.g. empire_envs/EmpireSolo-v0@max_draws=200); repeat for several",
+             "settings (e.g. empire_envs/EmpireSolo-v0@length_limit=200); repeat for several",
     )
     parser.add_argument(
         "--agent", action="append", dest="agents", metavar="SPEC",

@@ -284,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
     parser.add_argument(
         "--env-kwarg", action="append", default=[], type=parse_env_kwarg, metavar="KEY=VALUE",
-        help="passed to gymnasium.make; VALUE is a Python literal (e.g. max_draws=200)",
+        help="passed to gymnasium.make; VALUE is a Python literal (e.g. length_limit=200)",
     )
     parser.add_argument(
         "--agent-kwarg", action="append", default=[], type=parse_env_kwarg, metavar="KEY=VALUE",

@@ -3,7 +3,7 @@
 Usage (from the repository root; needs the ``train`` extra)::
 
     python experiments/train.py --config experiments/configs/solo.toml \\
-        [--env empire_envs/EmpireSoloShaped-v0] [--env-kwarg max_draws=500] [--timesteps 200000] \\
+        [--env empire_envs/EmpireSoloShaped-v0] [--env-kwarg length_limit=500] [--timesteps 200000] \\
         [--seed 1] [--n-envs 4] [--vec-env subproc] [--out runs/my-run] [--overwrite] \\
         [--set ppo.learning_rate=1e-4 --set eval.episodes=200] [--no-progress]
 

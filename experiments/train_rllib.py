@@ -3,7 +3,7 @@
 Needs the ``distributed`` extra (``pip install torch==2.13.0 'empire-envs[distributed]'``).
 
     python experiments/train_rllib.py --env empire_envs/EmpireSolo-v0 --iterations 20 --num-env-runners 2
-    python experiments/train_rllib.py --env empire_envs/MapDuel-v0 --env-kwarg max_turns=40 --policy shared
+    python experiments/train_rllib.py --env empire_envs/MapDuel-v0 --env-kwarg length_limit=40 --policy shared
     python experiments/train_rllib.py --env empire_envs/Pillars-v0 --opponents heuristic
     RAY_ADDRESS=ray://head:10001 python experiments/train_rllib.py --env ... # or --address
 

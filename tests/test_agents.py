@@ -15,9 +15,9 @@ from empire_envs.registry import GAMES, NAMESPACE
 GAME_ENV = {game.load().name: (f"{NAMESPACE}/{game.variants[0].name}", game.api) for game in GAMES}
 
 #: short multiplayer games, so that search agents finish three of them quickly
-SHORT_GAME = {"max_rounds": 3}
-SHORT_CAMPAIGN = {"max_rounds": 3, "campaign_max_games": 3}
-SHORT_DUEL = {"max_turns": 4}
+SHORT_GAME = {"length_limit": 3}
+SHORT_CAMPAIGN = {"length_limit": 3, "campaign_max_games": 3}
+SHORT_DUEL = {"length_limit": 4}
 
 CASES = [(game, name) for game in sorted(GAME_ENV) for name in agent_names(game)]
 

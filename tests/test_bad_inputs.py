@@ -213,7 +213,7 @@ def test_reset_options_that_are_not_a_dict_raise_type_error(entry, how, options)
 
 #: every reset option of every game, by the kind of value it takes: "list" (a stacked deck, a deal,
 #: one deck id per seat) or "seat" (a seat index)
-OPTION_KINDS = {"deck": "list", "deal": "list", "decks": "list", "first_player": "seat"}
+OPTION_KINDS = {"deck": "list", "decks": "list", "first_player": "seat"}
 
 GENERALS_DECK_IDS = ("egypt", "franks", "mongols", "rome")
 
@@ -228,7 +228,7 @@ def _pillars_deck(config) -> list[int]:
 #: are these with a wrong type, so a check that coerces (int("7"), int(7.0)) would let them through
 VALID_OPTIONS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "Empire solo": lambda config: {"deck": list(range(NUM_CARDS))},
-    "Empire Solitaire": lambda config: {"deal": list(range(18))},
+    "Empire Solitaire": lambda config: {"deck": list(range(18))},
     "Pillars": lambda config: {"deck": _pillars_deck(config), "first_player": 0},
     "Pillars campaign": lambda config: {"deck": _pillars_deck(config), "first_player": 0},
     "Map Duel": lambda config: {"deck": list(range(36))},

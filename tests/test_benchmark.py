@@ -61,8 +61,8 @@ def _assert_png(path: Path) -> None:
 def test_parse_env_spec_plain_and_with_settings(benchmark):
     assert benchmark.parse_env_spec(SOLO) == (SOLO, {})
     assert benchmark.parse_env_spec(TICTACTOE) == (TICTACTOE, {})
-    assert benchmark.parse_env_spec(f"{SOLO}@max_draws=200,shaped_reward=True") == (
-        SOLO, {"max_draws": 200, "shaped_reward": True}
+    assert benchmark.parse_env_spec(f"{SOLO}@length_limit=200,shaping=1.0") == (
+        SOLO, {"length_limit": 200, "shaping": 1.0}
     )
     # commas inside a literal do not split the settings; a bare word stays a string
     assert benchmark.parse_env_spec(f"{SOLO}@shaping_values=(0,0,1),render_mode=ansi") == (
@@ -71,21 +71,21 @@ def test_parse_env_spec_plain_and_with_settings(benchmark):
 
 
 def test_env_labels_drop_the_package_prefix(benchmark):
-    variant = benchmark.EnvVariant.parse(f"{SOLO}@max_draws=200")
-    assert variant.label == "EmpireSolo-v0@max_draws=200"
-    assert variant.spec == SOLO and dict(variant.kwargs) == {"max_draws": 200}
+    variant = benchmark.EnvVariant.parse(f"{SOLO}@length_limit=200")
+    assert variant.label == "EmpireSolo-v0@length_limit=200"
+    assert variant.spec == SOLO and dict(variant.kwargs) == {"length_limit": 200}
     assert benchmark.env_label(TICTACTOE) == TICTACTOE
-    assert benchmark.safe_label("EmpireSolo-v0@max_draws=200") == "EmpireSolo-v0_max_draws_200"
+    assert benchmark.safe_label("EmpireSolo-v0@length_limit=200") == "EmpireSolo-v0_length_limit_200"
 
 
 @pytest.mark.parametrize(
     "text, fragment",
     [
         ("X@novalue", "key=value"),
-        ("@max_draws=2", "names no env"),
+        ("@length_limit=2", "names no env"),
         (f"{SOLO}@", "no key=value"),
-        (f"{SOLO}@max_draws=2,max_draws=3", "twice"),
-        (f"{SOLO}@max_draws=2,", "key=value"),
+        (f"{SOLO}@length_limit=2,length_limit=3", "twice"),
+        (f"{SOLO}@length_limit=2,", "key=value"),
     ],
 )
 def test_parse_env_spec_bad_input(benchmark, text, fragment):
@@ -361,7 +361,7 @@ def test_round_robin_needs_a_multiplayer_env(benchmark):
 @needs_matplotlib
 def test_main_end_to_end(benchmark, tmp_path, capsys):
     out = tmp_path / "bench"
-    argv = ["--env", SOLO, "--env", f"{SOLO}@max_draws=2", "--env", TICTACTOE,
+    argv = ["--env", SOLO, "--env", f"{SOLO}@length_limit=2", "--env", TICTACTOE,
             "--agent", "random", "--agent", FIRST_LEGAL, "--agent", "heuristic",
             "--seeds", "0", "1", "--episodes", "4", "--out", str(out),
             "--json", str(tmp_path / "bench.json")]
@@ -373,7 +373,7 @@ def test_main_end_to_end(benchmark, tmp_path, capsys):
     assert {p.name for p in out.iterdir()} == expected
     for name in expected:
         assert str(out / name) in stdout
-    assert "Round robin" in stdout and "| `EmpireSolo-v0@max_draws=2` | `heuristic`" in stdout
+    assert "Round robin" in stdout and "| `EmpireSolo-v0@length_limit=2` | `heuristic`" in stdout
     _assert_png(out / "results.png")
     _assert_png(out / f"{stem}.png")
 
@@ -384,14 +384,14 @@ def test_main_end_to_end(benchmark, tmp_path, capsys):
     assert pairs == [
         ("EmpireSolo-v0", "random"), ("EmpireSolo-v0", FIRST_LEGAL),
         ("EmpireSolo-v0", "heuristic"),
-        ("EmpireSolo-v0@max_draws=2", "random"), ("EmpireSolo-v0@max_draws=2", FIRST_LEGAL),
-        ("EmpireSolo-v0@max_draws=2", "heuristic"),
+        ("EmpireSolo-v0@length_limit=2", "random"), ("EmpireSolo-v0@length_limit=2", FIRST_LEGAL),
+        ("EmpireSolo-v0@length_limit=2", "heuristic"),
         (TICTACTOE, "random"), (TICTACTOE, FIRST_LEGAL),
     ]
     ttt = [r for r in records if r["env"] == TICTACTOE]
     assert all(r["opponent"] == "random" for r in ttt)
     # two draws cannot finish a game: the variant's settings reached the env
-    capped = [r for r in records if r["env"] == "EmpireSolo-v0@max_draws=2"]
+    capped = [r for r in records if r["env"] == "EmpireSolo-v0@length_limit=2"]
     assert all(int(r["truncations"]) == 8 for r in capped)
     md = (out / "results.md").read_text()
     assert " ".join(argv[:4]) in md

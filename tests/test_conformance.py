@@ -523,9 +523,9 @@ def test_partially_stacked_deck_is_seeded_and_validated(entry):
 
 
 @solo_entries
-def test_truncation_at_max_draws(entry):
+def test_truncation_at_length_limit(entry):
     rng = np.random.default_rng(9)
-    env = gymnasium.make(entry.env_id, max_draws=3)
+    env = gymnasium.make(entry.env_id, length_limit=3)
     outcomes = set()
     for seed in range(20):
         _, info = env.reset(seed=seed)

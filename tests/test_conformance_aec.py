@@ -31,8 +31,8 @@ _API_TEST = importlib.import_module("pettingzoo.test.api_test")
 
 #: game name -> kwargs that cut a game short enough to end in a few hundred steps, and a word
 #: its text render always shows
-SHORT_GAME = {"Pillars": {"max_rounds": 1}, "Pillars campaign": {"max_rounds": 1},
-              "Map Duel": {"max_turns": 1}, "Empires and Generals": {"max_rounds": 1}}
+SHORT_GAME = {"Pillars": {"length_limit": 1}, "Pillars campaign": {"length_limit": 1},
+              "Map Duel": {"length_limit": 1}, "Empires and Generals": {"length_limit": 1}}
 TEXT_MARK = {"Pillars": "seat 0", "Pillars campaign": "seat 0", "Map Duel": "player_1",
              "Empires and Generals": "player_0"}
 

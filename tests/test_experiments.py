@@ -67,7 +67,7 @@ def test_wilson_interval_edges(evaluate):
 
 
 def test_parse_env_kwarg(evaluate):
-    assert evaluate.parse_env_kwarg("max_draws=200") == ("max_draws", 200)
+    assert evaluate.parse_env_kwarg("length_limit=200") == ("length_limit", 200)
     assert evaluate.parse_env_kwarg("merge_in_battle=True") == ("merge_in_battle", True)
     assert evaluate.parse_env_kwarg("shaping_values=(0,0,0,0,1)") == ("shaping_values", (0, 0, 0, 0, 1))
     assert evaluate.parse_env_kwarg("render_mode=ansi") == ("render_mode", "ansi")
@@ -96,9 +96,9 @@ def test_evaluate_random_counts_are_consistent(evaluate):
 def test_evaluate_env_kwargs_reach_the_env(evaluate):
     # two draws are too few to finish a game: most episodes end truncated
     result = evaluate.evaluate_agent(
-        "empire_envs/EmpireSolo-v0", "random", 20, seed=0, env_kwargs={"max_draws": 2}
+        "empire_envs/EmpireSolo-v0", "random", 20, seed=0, env_kwargs={"length_limit": 2}
     )
-    assert result["env_kwargs"] == {"max_draws": 2}
+    assert result["env_kwargs"] == {"length_limit": 2}
     assert result["truncations"] > 0
     assert result["wins"] + result["losses"] + result["truncations"] + result["illegal"] == 20
 
@@ -195,7 +195,7 @@ def test_evaluate_passes_agent_settings(tmp_path):
     evaluate = _load("evaluate")
     out = tmp_path / "ismcts.json"
     code = evaluate.main([
-        "--env", "empire_envs/Pillars-v0", "--env-kwarg", "max_rounds=2", "--agent", "ismcts",
+        "--env", "empire_envs/Pillars-v0", "--env-kwarg", "length_limit=2", "--agent", "ismcts",
         "--agent-kwarg", "iterations=3", "--episodes", "2", "--json", str(out),
     ])
     assert code == 0

@@ -41,7 +41,9 @@ def test_the_record_declares_the_env_spaces(item):
     assert action_space.n == record.num_actions(config)
     assert observation_space.shape == (record.observation_size(config),)
     assert float(observation_space.low.min()) == low and float(observation_space.high.max()) == high
-    assert env.__doc__ == record.env_doc and record.env_doc.startswith(record.name.split()[0])
+    assert env.__doc__.startswith(record.name.split()[0]) and "{arguments}" not in env.__doc__
+    for field in record.config_class.__dataclass_fields__:
+        assert f"{field}=" in " ".join(env.__doc__.split()), f"the env docstring does not list {field}"
     lowest, highest = record.utility_range(config)
     assert lowest < 0 < highest
     assert record.max_game_length(config) > 0
@@ -124,3 +126,42 @@ def test_the_old_verbs_still_work_for_one_release_with_a_warning():
     duel = duel_rules.new_game(duel_rules.MapDuelConfig(), np.random.default_rng(0))
     with pytest.warns(DeprecationWarning, match="apply_action"):
         duel_rules.apply(duel, duel_rules.legal_actions(duel)[0], np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(
+    "key, old, new, value",
+    [
+        ("solo", "max_draws", "length_limit", 30),
+        ("pillars", "max_rounds", "length_limit", 5),
+        ("pillars", "pillar_shaping", "shaping", 0.05),
+        ("pillars_campaign", "max_rounds", "length_limit", 5),
+        ("map_duel", "max_turns", "length_limit", 7),
+        ("generals", "max_rounds", "length_limit", 9),
+        ("generals", "ch_shaping", "shaping", 0.05),
+    ],
+)
+def test_old_config_names_still_work_for_one_release(key, old, new, value):
+    """One name per idea across the games (``length_limit``, ``shaping``); the old names are
+    accepted with a warning, by the config and through the env."""
+    config_class = game_entry(key).load().config_class
+    with pytest.warns(DeprecationWarning, match=new):
+        config = config_class(**{old: value})
+    assert getattr(config, new) == value
+    with pytest.warns(DeprecationWarning, match=new):
+        assert getattr(config, old) == value
+    with pytest.warns(DeprecationWarning, match=new):
+        env = envs.raw_env(key, **{old: value})
+    assert getattr(env.unwrapped.config, new) == value
+    with pytest.raises(TypeError, match=new):
+        config_class(**{old: value, new: value})
+
+
+def test_old_solo_shaping_switch_maps_to_the_shaping_scale():
+    from empire_envs.games.solo.config import SoloConfig
+
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SoloConfig(shaped_reward=True).shaping == 1.0
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SoloConfig(shaped_reward=False).shaping == 0.0
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SoloConfig(shaping=0.5).shaped_reward is True

@@ -23,12 +23,12 @@ DEAD_DEAL = [
 def _env_whose_random_deals_start_dead(dead_deals: int) -> EmpireSolitaireEnv:
     calls = {"count": 0}
 
-    def new_game(config, rng, deal=None):
+    def new_game(config, rng, deck=None):
         calls["count"] += 1
-        if deal is None and calls["count"] <= dead_deals:
+        if deck is None and calls["count"] <= dead_deals:
             rng.integers(1 << 30)  # consume randomness like a real deal would
-            return rules.new_game(config, rng, deal=DEAD_DEAL)
-        return rules.new_game(config, rng, deal=deal)
+            return rules.new_game(config, rng, deck=DEAD_DEAL)
+        return rules.new_game(config, rng, deck=deck)
 
     class Env(EmpireSolitaireEnv):
         game = dataclasses.replace(GAME, new_game=new_game)
@@ -39,7 +39,7 @@ def _env_whose_random_deals_start_dead(dead_deals: int) -> EmpireSolitaireEnv:
 
 
 def test_dead_deal_is_really_dead():
-    state = rules.new_game(None, 0, deal=DEAD_DEAL)
+    state = rules.new_game(None, 0, deck=DEAD_DEAL)
     assert rules.is_terminal(state) and rules.legal_actions(state) == []
 
 
@@ -64,7 +64,7 @@ def test_endless_dead_deals_fail_loudly():
 def test_an_explicit_dead_deal_is_refused():
     env = EmpireSolitaireEnv()
     with pytest.raises(ValueError, match="over before any decision"):
-        env.reset(seed=0, options={"deal": DEAD_DEAL})
+        env.reset(seed=0, options={"deck": DEAD_DEAL})
     # The env stays usable.
     obs, info = env.reset(seed=0)
     assert np.any(info["action_mask"])

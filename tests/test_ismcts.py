@@ -79,7 +79,7 @@ def test_ismcts_lays_the_last_pillar_and_wins():
 
 
 def test_ismcts_plays_legal_games_and_is_repeatable():
-    config = PillarsConfig(max_rounds=5)
+    config = PillarsConfig(length_limit=5)
     ends = []
     for _ in range(2):
         agents = [ISMCTSAgent(iterations=6, max_playout_steps=5, seed=s) for s in range(4)]

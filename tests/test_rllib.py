@@ -26,7 +26,7 @@ from empire_envs.training.rllib import (  # noqa: E402
 
 SOLO = "empire_envs/EmpireSolo-v0"
 DUEL = "empire_envs/MapDuel-v0"
-DUEL_KWARGS = {"max_turns": 8}
+DUEL_KWARGS = {"length_limit": 8}
 TINY = {"train_batch_size": 200, "minibatch_size": 100, "num_epochs": 1, "hidden": (32,), "seed": 0}
 
 

@@ -106,14 +106,14 @@ def test_build_vec_env_rejects_bad_settings():
 def test_config_file_and_overrides(train_script, tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('env_id = "empire_envs/EmpireSolitaire-v0"\ntotal_timesteps = 1000\n'
-                    "[ppo]\nlearning_rate = 1e-3\nnet_arch = [64]\n[env_kwargs]\nshaped_reward = true\n")
-    config = train_script.load_config(path, [("ppo.gamma", 0.9), ("env_kwargs.capture_reward", 0.01),
+                    "[ppo]\nlearning_rate = 1e-3\nnet_arch = [64]\n[env_kwargs]\nshaping = 0.02\n")
+    config = train_script.load_config(path, [("ppo.gamma", 0.9), ("env_kwargs.shaping", 0.01),
                                              ("seed", 7)])
     assert config.env_id == "empire_envs/EmpireSolitaire-v0"
     assert config.total_timesteps == 1000 and config.seed == 7
     assert config.ppo.learning_rate == 1e-3 and config.ppo.gamma == 0.9
     assert config.ppo.net_arch == [64]
-    assert config.env_kwargs == {"shaped_reward": True, "capture_reward": 0.01}
+    assert config.env_kwargs == {"shaping": 0.01}
     assert config.ppo.n_epochs == train_script.PPOSettings().n_epochs  # untouched default
 
 
@@ -157,7 +157,7 @@ def test_train_script_end_to_end(train_script, tmp_path, capsys):
     argv = ["--env", "empire_envs/EmpireSoloShaped-v0", "--timesteps", "2048", "--out", str(out),
             "--no-progress", "--set", "ppo.n_steps=256", "--set", "ppo.batch_size=128",
             "--set", "ppo.net_arch=[32]", "--set", "eval.freq=1024", "--set", "eval.episodes=3",
-            "--set", "checkpoint.freq=1024", "--env-kwarg", "max_draws=300"]
+            "--set", "checkpoint.freq=1024", "--env-kwarg", "length_limit=300"]
     assert train_script.main(argv) == 0
     for name in ("model.zip", "config.json", "progress.csv", "summary.json", "learning_curve.png",
                  "eval/evaluations.npz", "eval/best_model.zip"):
@@ -168,7 +168,7 @@ def test_train_script_end_to_end(train_script, tmp_path, capsys):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["timesteps"] == 2048 and summary["env_steps_per_s"] > 0
     config = json.loads((out / "config.json").read_text())
-    assert config["env_kwargs"] == {"max_draws": 300} and config["ppo"]["net_arch"] == [32]
+    assert config["env_kwargs"] == {"length_limit": 300} and config["ppo"]["net_arch"] == [32]
     assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     evaluations = np.load(out / "eval" / "evaluations.npz")
     assert list(evaluations["timesteps"]) == [1024, 2048]
@@ -178,7 +178,7 @@ def test_train_script_end_to_end(train_script, tmp_path, capsys):
     # The saved model plays as an agent in evaluate.py, legally, on the same variant.
     evaluate = _load("evaluate")
     result = evaluate.evaluate_agent("empire_envs/EmpireSoloShaped-v0", f"ppo:{out / 'model.zip'}",
-                                     5, env_kwargs={"max_draws": 300})
+                                     5, env_kwargs={"length_limit": 300})
     assert result["episodes"] == 5 and result["illegal"] == 0
 
     # A second run into the same directory is refused unless asked to overwrite.

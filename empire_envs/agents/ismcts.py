@@ -20,7 +20,7 @@ The agent searches one tree of action histories seen from the seat that must act
    ``max_playout_steps`` steps.
 5. **Score**: ``game.returns`` if the game is over, else ``game.heuristic_values`` when the game
    provides it, else zeros; back the vector up the path (per-step rewards such as Pillars'
-   ``pillar_shaping`` are not counted).
+   ``shaping`` are not counted).
 
 The move played is the root child visited most (ties: higher mean, then lower index). With a
 single legal action the agent returns it at once without searching. For a fixed seed the agent

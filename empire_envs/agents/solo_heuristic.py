@@ -91,7 +91,7 @@ def board_score(state: SoloState) -> float:
 def afterstate(state: SoloState, action: int) -> SoloState:
     """The state ``action`` leaves, with no new card drawn (the probe's draw budget is spent)."""
     probe = state.clone()
-    probe.draws = probe.config.max_draws
+    probe.draws = probe.config.length_limit
     rules.apply_action(probe, action, None)
     return probe
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -39,3 +41,36 @@ def renamed_options(owner: str, values: dict[str, Any], renames: dict[str, str])
             deprecated(f"{owner} option {old!r}", repr(new), stacklevel=4)
             moved[new] = moved.pop(old)
     return moved
+
+
+def accepts_old_names(renames: dict[str, str], convert: Callable[[dict[str, Any]], dict[str, Any]] | None = None):
+    """A class decorator for a config dataclass whose fields were renamed: the constructor takes
+    each old keyword of ``renames`` (old -> new) with a ``DeprecationWarning``, and reading the old
+    attribute returns the new field's value with one. ``convert`` turns old keywords whose meaning
+    changed (not just their name) into new ones before the plain renames; it must remove the old
+    keys it handles and warn with ``deprecated``. The class's ``RENAMED`` lists the old names."""
+
+    def decorate(cls: type) -> type:
+        init = cls.__dict__["__init__"]  # the dataclass-generated one
+
+        @functools.wraps(init)
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if convert is not None:
+                kwargs = convert(kwargs)
+            init(self, *args, **renamed_options(cls.__name__, kwargs, renames))
+
+        cls.__init__ = __init__  # type: ignore[misc]
+        for old, new in renames.items():
+            setattr(cls, old, _old_attribute(cls.__name__, old, new))
+        cls.RENAMED = dict(renames)  # type: ignore[attr-defined]
+        return cls
+
+    return decorate
+
+
+def _old_attribute(owner: str, old: str, new: str) -> property:
+    def read(self: Any) -> Any:
+        deprecated(f"{owner}.{old}", f"{owner}.{new}")
+        return getattr(self, new)
+
+    return property(read, doc=f"Deprecated: ``{new}``.")

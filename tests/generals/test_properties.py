@@ -38,7 +38,7 @@ def random_game(config: GeneralsConfig, seed: int, check_every_step: bool = True
         assert len(rewards) == config.num_players
         steps += 1
         assert [p.card_count() for p in state.players] == sizes, "cards are conserved per player"
-        assert state.round <= config.max_rounds
+        assert state.round <= config.length_limit
         for player in state.players:
             assert all(count >= 0 for count in player.hand)
             assert sum(u is not None for u in player.units) <= 10
@@ -48,7 +48,7 @@ def random_game(config: GeneralsConfig, seed: int, check_every_step: bool = True
     assert state.phase == OVER
     alive = [p for p in state.players if p.alive]
     if rules.is_truncated(state):
-        assert state.round == config.max_rounds
+        assert state.round == config.length_limit
         assert len(alive) >= 2
     else:
         assert state.winner >= 0 and state.victory in ("chancellor", "warlord")
@@ -76,7 +76,7 @@ def test_random_games_sample(players):
         {"warcamp_attacks": "any"}, {"defender_wins_ties": False}, {"attack_transfer": True},
         {"num_players": 3, "play_for_second": True, "reward_scheme": "placement"},
         {"num_players": 4, "reward_scheme": "placement"}, {"allow_mirror": True},
-        {"ch_shaping": 0.05},
+        {"shaping": 0.05},
     ],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )

@@ -94,7 +94,7 @@ def reference_observation(state, seat: int) -> np.ndarray:
         vector[183] = state.step1_done
     vector[184] = seat == 0
     vector[185] = state.first == seat
-    vector[186] = state.turn / state.config.max_turns
+    vector[186] = state.turn / state.config.length_limit
     vector[187] = state.no_progress / state.config.no_progress_turns
     vector[188] = sum(state.pools[enemy])
     return np.concatenate([planes.ravel(), vector])

@@ -1,5 +1,5 @@
 """Properties of Map Duel over random masked games (design, tests layer 4): the egocentric
-symmetry of the observation, card conservation, the end within ``max_turns``, rewards as ruled.
+symmetry of the observation, card conservation, the end within ``length_limit``, rewards as ruled.
 ``make test`` plays a sample; ``pytest -m soak`` plays the issue's 2,000 games."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def mirror(state: MapDuelState) -> MapDuelState:
 def test_mirrored_position_looks_the_same_to_the_other_seat(seed):
     """A position and its 180-degree mirror with colours swapped give the two seats the same
     observation (all but the "I am red" scalar) and the same mask, at every step of a game."""
-    config = MapDuelConfig(max_turns=40)
+    config = MapDuelConfig(length_limit=40)
     rng = np.random.default_rng(seed)
     state = rules.new_game(config, rng)
     checked = 0
@@ -104,12 +104,12 @@ def play_random_game(config: MapDuelConfig, seed: int) -> dict:
         totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
         assert state.card_count() == 52, "cards were created or lost"
-        assert state.turn <= config.max_turns
+        assert state.turn <= config.length_limit
     assert totals == pytest.approx(rules.final_rewards(state))
     if state.outcome == WON:
         assert sorted(totals) == [-1.0, 1.0]
     elif state.outcome == TRUNCATED:
-        assert state.turn == config.max_turns
+        assert state.turn == config.length_limit
     return {"outcome": state.outcome, "steps": steps, "turns": state.turn}
 
 

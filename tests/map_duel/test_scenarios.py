@@ -783,8 +783,8 @@ def test_flag_no_progress_turns_and_reset():
 
 
 def test_flag_max_turns_truncation():
-    """Ruling 45: after ``max_turns`` main-game turns the game is truncated (reward 0)."""
-    config = MapDuelConfig(max_turns=4, no_progress_turns=50)
+    """Ruling 45: after ``length_limit`` main-game turns the game is truncated (reward 0)."""
+    config = MapDuelConfig(length_limit=4, no_progress_turns=50)
     rng = np.random.default_rng(3)
     state = rules.new_game(config, rng)
     play_setup(state, rng)
@@ -801,8 +801,8 @@ def test_flag_max_turns_truncation():
 
 
 def test_flag_max_turns_truncation_built_state():
-    """Ruling 45 on a built state: ``max_turns=2`` ends after two idle turns."""
-    state = build_state(MapDuelConfig(max_turns=2), board=_idle_board(), current=0, turn=1)
+    """Ruling 45 on a built state: ``length_limit=2`` ends after two idle turns."""
+    state = build_state(MapDuelConfig(length_limit=2), board=_idle_board(), current=0, turn=1)
     finish_turn(state)
     assert state.phase != OVER
     finish_turn(state)
@@ -863,8 +863,8 @@ def test_first_player_random_moves_first_in_main_game():
     ({"hidden_pools": None}, TypeError),
     ({"no_progress_turns": 0}, ValueError),
     ({"no_progress_turns": 2.5}, TypeError),
-    ({"max_turns": 0}, ValueError),
-    ({"max_turns": False}, TypeError),
+    ({"length_limit": 0}, ValueError),
+    ({"length_limit": False}, TypeError),
     ({"shaping": -0.1}, ValueError),
     ({"shaping": 0.6}, ValueError),
     ({"shaping": True}, TypeError),
@@ -880,7 +880,7 @@ def test_config_accepts_valid_values():
                            placement_rule="any_neighbour", sacrifice_exact=True,
                            build_uses_placement_rule=True, ace_blocking="cards", suit_order="none",
                            jack_suit_rule="major_minor", ace_vs_ace="aggressor_wins",
-                           hidden_pools=True, no_progress_turns=1, max_turns=1, shaping=0)
+                           hidden_pools=True, no_progress_turns=1, length_limit=1, shaping=0)
     assert config.shaping == 0.0 and isinstance(config.shaping, float)
     assert MapDuelConfig(board_size=25).board_size == 25
     assert MapDuelConfig().board_size == 13
@@ -932,9 +932,9 @@ def _check_mask(state, L=L):
 
 
 RANDOM_GAMES = [
-    (0, MapDuelConfig(max_turns=40), 1),
-    (1, MapDuelConfig(max_turns=40), 1),
-    (2, MapDuelConfig(max_turns=40, first_player="random"), 1),
+    (0, MapDuelConfig(length_limit=40), 1),
+    (1, MapDuelConfig(length_limit=40), 1),
+    (2, MapDuelConfig(length_limit=40, first_player="random"), 1),
     (3, MapDuelConfig(), 5),
     (4, MapDuelConfig(king_reach="all8", ace_blocking="faces"), 5),
     (5, MapDuelConfig(), 5),
@@ -949,7 +949,7 @@ RANDOM_GAMES = [
 def test_random_games_conserve_cards_and_masks(seed, config, check_every):
     """Seeded masked random play from ``new_game`` to the end: 52 cards after every step, the
     mask agrees with ``is_legal``, illegal actions raise and leave the state untouched, and the
-    game ends by ``max_turns``."""
+    game ends by ``length_limit``."""
     L = layout_for(config.board_size)
     rng = np.random.default_rng(seed)
     state = rules.new_game(config, rng)
@@ -957,7 +957,7 @@ def test_random_games_conserve_cards_and_masks(seed, config, check_every):
     steps = 0
     total = [0.0, 0.0]
     while not rules.is_terminal(state):
-        assert state.turn <= config.max_turns
+        assert state.turn <= config.length_limit
         if steps % check_every == 0:
             _check_mask(state, L)
         actions = rules.legal_actions(state)

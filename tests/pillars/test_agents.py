@@ -133,7 +133,7 @@ def test_make_agent_builds_the_pillars_agents():
 
 
 def test_heuristic_ismcts_preset_plays_legally_and_repeatably():
-    config = PillarsConfig(max_rounds=6)
+    config = PillarsConfig(length_limit=6)
     ends = []
     for _ in range(2):
         agents = [PillarsHeuristicAgent(seed=s) for s in range(4)]

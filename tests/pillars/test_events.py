@@ -274,7 +274,7 @@ def test_hidden_commitments_never_reach_the_block_random_play(players):
     """Property: in every TRADE_OFFER and RPS_DEFENDER state of random play, changing a sealed
     offer or the sealed throw leaves every seat's event block bit for bit the same."""
     checked = 0
-    for state in _random_play(PillarsConfig(num_players=players, max_rounds=30), players, 3000):
+    for state in _random_play(PillarsConfig(num_players=players, length_limit=30), players, 3000):
         if state.phase == TRADE_OFFER:
             responder = next((s for s in range(players) if state.offers[s] >= 0), None)
             if responder is None:
@@ -325,13 +325,13 @@ def _new_in_observation(obs: np.ndarray, n: int, kinds) -> list[tuple]:
 
 
 EVENT_CONFIGS = [
-    PillarsConfig(num_players=3, max_rounds=60),
-    PillarsConfig(num_players=4, max_rounds=60),
-    PillarsConfig(num_players=5, max_rounds=60),
-    PillarsConfig(num_players=6, max_rounds=60),
-    PillarsConfig(num_players=2, allow_2p=True, max_rounds=60),
-    PillarsConfig(num_players=4, max_rounds=60, rps_mode="random", main_action_optional=True),
-    PillarsConfig(num_players=4, max_rounds=20, battle_demand="card"),
+    PillarsConfig(num_players=3, length_limit=60),
+    PillarsConfig(num_players=4, length_limit=60),
+    PillarsConfig(num_players=5, length_limit=60),
+    PillarsConfig(num_players=6, length_limit=60),
+    PillarsConfig(num_players=2, allow_2p=True, length_limit=60),
+    PillarsConfig(num_players=4, length_limit=60, rps_mode="random", main_action_optional=True),
+    PillarsConfig(num_players=4, length_limit=20, battle_demand="card"),
 ]
 
 

@@ -170,7 +170,7 @@ def test_phase_one_hot(phase):
 def test_phase_one_hot_interaction_phases():
     """TRADE_OFFER, TRADE_PICK, RPS_ATTACKER, RPS_DEFENDER, SKIP_TARGET light slots 4, 5, 6, 7, 3."""
     seen = {}
-    for state in random_states(PillarsConfig(max_rounds=40), 11, 1500):
+    for state in random_states(PillarsConfig(length_limit=40), 11, 1500):
         if state.phase not in seen:
             seen[state.phase] = True
             for obs in obs_all(state):
@@ -293,7 +293,7 @@ def test_no_leak_other_hand_constructed():
 def test_no_leak_other_hand_random_play(players):
     """Property: on states of random play, swapping a hidden card of any seat changes only
     that seat's observation."""
-    config = PillarsConfig(num_players=players, max_rounds=30)
+    config = PillarsConfig(num_players=players, length_limit=30)
     checked = 0
     for i, state in enumerate(random_states(config, players, 900)):
         if i % 3:
@@ -331,7 +331,7 @@ def test_no_leak_pending_trade_offer_random_play():
     another card of the responder's hand changes the responder's observation only."""
     checked = 0
     for players, seed in ((4, 21), (5, 22), (6, 23)):
-        config = PillarsConfig(num_players=players, max_rounds=30)
+        config = PillarsConfig(num_players=players, length_limit=30)
         for state in random_states(config, seed, 1500):
             if state.phase != TRADE_OFFER:
                 continue
@@ -361,7 +361,7 @@ def test_no_leak_pending_rps_throw():
     other.pending_throw = 2
     _assert_only_owner_sees(obs_all(state), obs_all(other), 0)
     checked = 0
-    for state in random_states(PillarsConfig(num_players=4, max_rounds=30), 31, 1500):
+    for state in random_states(PillarsConfig(num_players=4, length_limit=30), 31, 1500):
         if state.phase != RPS_DEFENDER:
             continue
         other = state.clone()
@@ -374,7 +374,7 @@ def test_no_leak_pending_rps_throw():
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_resource_pile_order_is_invisible(players):
     """Reordering the resource pile never changes anyone's observation."""
-    config = PillarsConfig(num_players=players, max_rounds=30)
+    config = PillarsConfig(num_players=players, length_limit=30)
     shuffler = np.random.default_rng(99)
     checked = 0
     for i, state in enumerate(random_states(config, 40 + players, 600)):
@@ -397,14 +397,14 @@ def test_resource_pile_order_is_invisible(players):
 
 
 CONFIGS = [
-    PillarsConfig(num_players=3, max_rounds=25),
-    PillarsConfig(num_players=4, max_rounds=25, pillar_shaping=0.1),
-    PillarsConfig(num_players=6, max_rounds=25, skip_optional=False),
-    PillarsConfig(num_players=4, max_rounds=25, rps_mode="random", main_action_optional=True),
-    PillarsConfig(num_players=4, max_rounds=25, first_round_pillars=True, min_natural_per_pillar=1),
-    PillarsConfig(num_players=4, max_rounds=25, resource_empty="skip_draw", rps_max_ties=1),
-    PillarsConfig(num_players=2, allow_2p=True, max_rounds=25),
-    PillarsConfig(num_players=4, max_rounds=8, battle_demand="card"),
+    PillarsConfig(num_players=3, length_limit=25),
+    PillarsConfig(num_players=4, length_limit=25, shaping=0.1),
+    PillarsConfig(num_players=6, length_limit=25, skip_optional=False),
+    PillarsConfig(num_players=4, length_limit=25, rps_mode="random", main_action_optional=True),
+    PillarsConfig(num_players=4, length_limit=25, first_round_pillars=True, min_natural_per_pillar=1),
+    PillarsConfig(num_players=4, length_limit=25, resource_empty="skip_draw", rps_max_ties=1),
+    PillarsConfig(num_players=2, allow_2p=True, length_limit=25),
+    PillarsConfig(num_players=4, length_limit=8, battle_demand="card"),
 ]
 
 

@@ -45,7 +45,7 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
             ]
             for seat in range(n):  # the public tracker never claims more than a hand holds
                 assert all(state.known[seat][k] <= state.hands[seat][k] for k in range(state.kinds.size))
-    assert state.turn <= config.max_rounds * n, "the game outlived its round bound"
+    assert state.turn <= config.length_limit * n, "the game outlived its round bound"
     if state.outcome == WON:
         loss = -1.0 if config.reward_scheme == "win_loss" else -1.0 / (n - 1)
         expected = [1.0 if seat == state.winner else loss for seat in range(n)]
@@ -54,7 +54,7 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
         assert state.outcome == TRUNCATED
         expected = [0.0] * n
         if config.resource_empty != "end_draw":
-            assert state.turn == config.max_rounds * n
+            assert state.turn == config.length_limit * n
     assert totals == pytest.approx(expected), "rewards differ from the ruled ones"
     return {"outcome": state.outcome, "steps": steps, "turns": state.turn}
 
@@ -80,13 +80,13 @@ def test_random_games_soak(players):
 VARIANTS = {
     "card": dict(battle_demand="card"),
     "rps_random": dict(rps_mode="random"),
-    "skip_draw": dict(resource_empty="skip_draw", max_rounds=60),
+    "skip_draw": dict(resource_empty="skip_draw", length_limit=60),
     "end_draw": dict(resource_empty="end_draw"),
     "first_round_pillars": dict(first_round_pillars=True, main_action_optional=True),
     "strict": dict(skip_optional=False, min_natural_per_pillar=2, rps_max_ties=1),
     "zero_sum_shaped": dict(reward_scheme="zero_sum", num_players=5),
     "two_players": dict(num_players=2, allow_2p=True),
-    "one_pack_no_jokers": dict(num_players=3, packs=1, jokers_per_pack=0, max_rounds=80),
+    "one_pack_no_jokers": dict(num_players=3, packs=1, jokers_per_pack=0, length_limit=80),
 }
 
 
@@ -98,7 +98,7 @@ def test_random_games_of_every_variant(variant):
 
 
 def test_shaping_pays_each_pillar_on_top_of_the_result():
-    config = PillarsConfig(pillar_shaping=0.05)
+    config = PillarsConfig(shaping=0.05)
     rng = np.random.default_rng(3)
     for seed in range(10):
         state = rules.new_game(config, np.random.default_rng(seed))
@@ -153,7 +153,7 @@ def test_determinize_keeps_the_players_view_and_every_card(players):
 
 
 def test_observations_stay_inside_the_space_bounds():
-    config = PillarsConfig(num_players=6, max_rounds=30)
+    config = PillarsConfig(num_players=6, length_limit=30)
     high = observation_high(config)
     rng = np.random.default_rng(11)
     state = rules.new_game(config, rng)

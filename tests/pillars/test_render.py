@@ -84,7 +84,7 @@ def _won_state():
 def _truncated_state():
     """A one-round game: the four round-1 discards end it."""
     rng = np.random.default_rng(3)
-    state = rules.new_game(PillarsConfig(max_rounds=1), rng, first_player=0)
+    state = rules.new_game(PillarsConfig(length_limit=1), rng, first_player=0)
     while state.phase != OVER:
         rules.apply_action(state, rules.legal_actions(state)[0], rng)
     assert state.outcome == TRUNCATED

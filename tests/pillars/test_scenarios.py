@@ -522,9 +522,9 @@ def test_scenario_17_twos_never_pillar():
 
 
 def test_scenario_18_truncation():
-    """Scenario 18: after max_rounds rounds without a winner the game is truncated, rewards 0;
+    """Scenario 18: after length_limit rounds without a winner the game is truncated, rewards 0;
     through the env every agent is truncated (and none terminated)."""
-    config = PillarsConfig(num_players=4, max_rounds=2)
+    config = PillarsConfig(num_players=4, length_limit=2)
     state = rules.new_game(config, rng0(), first_player=1)
     turns = 0
     while state.phase != OVER:
@@ -537,7 +537,7 @@ def test_scenario_18_truncation():
     with pytest.raises(IllegalActionError):
         rules.apply_action(state, L.end_build, rng0())
 
-    env = raw_env(num_players=3, max_rounds=1)
+    env = raw_env(num_players=3, length_limit=1)
     env.reset(seed=5)
     steps = 0
     while not any(env.truncations.values()):
@@ -550,9 +550,9 @@ def test_scenario_18_truncation():
 
 
 def test_scenario_18_skipped_turns_count():
-    """Scenario 18 (ruling 47): skipped turns count toward max_rounds."""
+    """Scenario 18 (ruling 47): skipped turns count toward length_limit."""
     hands = {0: ["2", "3"], 1: ["4", "4"], 2: ["5", "5"], 3: ["6", "6"]}
-    state = build_state(hands=hands, phase=DISCARD, deck=FILLER, max_rounds=2)
+    state = build_state(hands=hands, phase=DISCARD, deck=FILLER, length_limit=2)
     act(state, L.discard_index(TWO))
     act(state, L.skip_index(1))  # seat 1's turn (the 6th) is skipped
     assert state.current == 2
@@ -572,7 +572,7 @@ def _offset_indices(offsets) -> set[int]:
 def test_scenario_19_masked_seats():
     """Scenario 19: in a 3p game every index with seat offset 3, 4 or 5 is always masked (over
     states of seeded random play, which must visit every phase that names offsets)."""
-    config = PillarsConfig(num_players=3, max_rounds=30)
+    config = PillarsConfig(num_players=3, length_limit=30)
     absent = sorted(_offset_indices((3, 4, 5)))
     present = _offset_indices((1, 2))
     seen_phases, seen_present = set(), set()
@@ -721,7 +721,7 @@ def test_flag_rps_mode_random(attacker_wins):
     assert state.phase == BUILD and not legal(state) & THROWS
     assert state.hands[0][seven] == int(attacker_wins)
     assert state.hands[1][seven] == int(not attacker_wins)
-    config = PillarsConfig(num_players=4, rps_mode="random", max_rounds=20)
+    config = PillarsConfig(num_players=4, rps_mode="random", length_limit=20)
     for s in random_states(config, 0, 400):
         assert s.phase not in (RPS_ATTACKER, RPS_DEFENDER)
 
@@ -772,9 +772,9 @@ def test_flag_skip_optional():
 
 
 def test_flag_pillar_shaping():
-    """Ruling 1: pillar_shaping=c pays c to the seat on each pillar it lays (default 0)."""
+    """Ruling 1: shaping=c pays c to the seat on each pillar it lays (default 0)."""
     for c in (0.0, 0.1, 0.05):
-        kwargs = {} if c == 0.0 else {"pillar_shaping": c}
+        kwargs = {} if c == 0.0 else {"shaping": c}
         state = build_state(hands={1: ["7"] * 4 + ["8"] * 4}, current=1, phase=BUILD,
                             deck=FILLER, **kwargs)
         assert act(state, L.pillar_index(rank("7"), 0)) == [0.0, c, 0.0, 0.0]
@@ -815,7 +815,7 @@ def test_flag_allow_2p():
     present = _offset_indices((1,))
     absent = sorted(_offset_indices((2, 3, 4, 5)))
     seen = set()
-    for s in random_states(PillarsConfig(num_players=2, allow_2p=True, max_rounds=40), 1, 500):
+    for s in random_states(PillarsConfig(num_players=2, allow_2p=True, length_limit=40), 1, 500):
         mask = rules.legal_mask(s)
         assert not mask[absent].any()
         seen |= set(np.flatnonzero(mask)) & present
@@ -851,14 +851,14 @@ def test_flag_allow_2p():
     ({"rps_mode": "coin"}, ValueError, "rps_mode"),
     ({"min_natural_per_pillar": 5}, ValueError, "min_natural_per_pillar"),
     ({"min_natural_per_pillar": -1}, ValueError, "min_natural_per_pillar"),
-    ({"max_rounds": 0}, ValueError, "max_rounds"),
-    ({"max_rounds": "200"}, TypeError, "max_rounds"),
+    ({"length_limit": 0}, ValueError, "length_limit"),
+    ({"length_limit": "200"}, TypeError, "length_limit"),
     ({"reward_scheme": "shaped"}, ValueError, "reward_scheme"),
-    ({"pillar_shaping": 0.2}, ValueError, "pillar_shaping"),
-    ({"pillar_shaping": -0.01}, ValueError, "pillar_shaping"),
-    ({"pillar_shaping": math.nan}, ValueError, "pillar_shaping"),
-    ({"pillar_shaping": "0.1"}, TypeError, "pillar_shaping"),
-    ({"pillar_shaping": True}, TypeError, "pillar_shaping"),
+    ({"shaping": 0.2}, ValueError, "shaping"),
+    ({"shaping": -0.01}, ValueError, "shaping"),
+    ({"shaping": math.nan}, ValueError, "shaping"),
+    ({"shaping": "0.1"}, TypeError, "shaping"),
+    ({"shaping": True}, TypeError, "shaping"),
 ])
 def test_config_validation(kwargs, error, match):
     """Bad types give TypeError and bad values ValueError, each naming the option."""
@@ -867,12 +867,12 @@ def test_config_validation(kwargs, error, match):
 
 
 def test_config_valid_edges():
-    """The documented bounds themselves are accepted; pillar_shaping becomes a float."""
-    for kwargs in ({"num_players": 3}, {"num_players": 6}, {"pillar_shaping": 0.1},
-                   {"pillar_shaping": 0}, {"min_natural_per_pillar": 4}, {"jokers_per_pack": 0},
-                   {"max_rounds": 1}, {"rps_max_ties": 1}, {"packs": 8}):
+    """The documented bounds themselves are accepted; shaping becomes a float."""
+    for kwargs in ({"num_players": 3}, {"num_players": 6}, {"shaping": 0.1},
+                   {"shaping": 0}, {"min_natural_per_pillar": 4}, {"jokers_per_pack": 0},
+                   {"length_limit": 1}, {"rps_max_ties": 1}, {"packs": 8}):
         PillarsConfig(**kwargs)
-    assert isinstance(PillarsConfig(pillar_shaping=0).pillar_shaping, float)
+    assert isinstance(PillarsConfig(shaping=0).shaping, float)
     with pytest.raises(dataclasses.FrozenInstanceError):
         PillarsConfig().num_players = 5  # frozen
 

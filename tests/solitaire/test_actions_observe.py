@@ -260,7 +260,7 @@ def test_observation_is_a_fresh_array():
 
 
 def _game(stock=STOCK_A, rng=0):
-    return rules.new_game(SolitaireConfig(), rng, deal=deal(ROWS_A, stock))
+    return rules.new_game(SolitaireConfig(), rng, deck=deal(ROWS_A, stock))
 
 
 @pytest.mark.parametrize(

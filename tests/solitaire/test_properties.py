@@ -9,7 +9,7 @@ Every playout runs on the raw rules (``rules.new_game``, ``rules.legal_actions``
   ruling's geometry (not from ``RAYS``);
 - on a sample of steps, every one of the 136 actions is tried on a clone: the legal ones are
   accepted, every other one raises ``IllegalActionError`` and leaves the clone unchanged;
-- ``rules.apply`` never mutates its input; rewards are 0 (or ``capture_reward`` for a shaped
+- ``GAME.child`` never mutates its input; rewards are 0 (or ``shaping`` for a shaped
   capture) before the end, and the terminal reward is +1 (won) or -1 (lost) plus any shaping;
 - an episode ends within 23 steps (17 captures, 3 reveals, 3 placements), never before a win
   or a loss is decided: a terminal state has no legal action, and WON means stock empty, no card
@@ -45,7 +45,7 @@ EXHAUSTIVE_EVERY = 5  # every this many random episodes, all 136 actions are tri
 WINNING_GAMES = 200
 MAX_STEPS = MAX_CAPTURES + 3 + 3  # 23
 ALL_CARDS = list(range(NUM_CARDS))
-CONFIGS = (SolitaireConfig(), SolitaireConfig(shaped_reward=True, capture_reward=0.02))
+CONFIGS = (SolitaireConfig(), SolitaireConfig(shaping=0.02))
 
 # The eight directions as (d_row, d_col), by the ruling's words, for the reference generator.
 GEOMETRY = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
@@ -174,7 +174,7 @@ def run_episode(state, choose, stats: Stats, exhaustive: bool) -> list[tuple[int
         assert child is not state and child.grid is not state.grid and child.out is not state.out
         kind = A.decode(action).kind
         kinds[kind] += 1
-        paid = config.capture_reward if config.shaped_reward and kind is Kind.CAPTURE else 0.0
+        paid = config.shaping if kind is Kind.CAPTURE else 0.0
         if paid:
             stats.shaped_rewards += 1
         if child.outcome == ONGOING:
@@ -243,12 +243,11 @@ def test_winning_games_under_the_symmetries_of_the_rules():
     stats = Stats()
     for index in range(WINNING_GAMES):
         cards, line = _winning_variant(index)
-        state = rules.new_game(CONFIGS[index % 2], index, deal=cards)
+        state = rules.new_game(CONFIGS[index % 2], index, deck=cards)
         trajectory = run_episode(state, lambda legal, step, line=line: line[step], stats,
                                  exhaustive=index % EXHAUSTIVE_EVERY == 0)
         assert len(trajectory) == MAX_STEPS
-        assert trajectory[-1][1] == pytest.approx(1.0 + CONFIGS[index % 2].capture_reward
-                                                  * CONFIGS[index % 2].shaped_reward)
+        assert trajectory[-1][1] == pytest.approx(1.0 + CONFIGS[index % 2].shaping)
     assert stats.outcomes == Counter({WON: WINNING_GAMES})
     assert stats.lengths == Counter({MAX_STEPS: WINNING_GAMES})
 

@@ -1,6 +1,6 @@
 """Rule scenarios for Empire Solitaire: one test per ruling of ``shared/rulings/001-solitaire.md``.
 
-Every test plays an explicit deal (``rules.new_game(deal=...)`` or the env's ``reset(options=
+Every test plays an explicit deal (``rules.new_game(deck=...)`` or the env's ``reset(options=
 {"deal": ...})``) or builds the exact position it needs (``helpers.build_state``); none depends on
 a lucky seed. Tests follow the ruling's sections: deal, capture, stock, end, rewards, illegal
 actions.
@@ -64,7 +64,7 @@ FULL_GRID_DEAL = deal(FULL_GRID_ROWS, ["9C", "KS", "KH"])
 
 
 def new(deal_cards=WIN_DEAL, rng=0, **config_kwargs):
-    return rules.new_game(SolitaireConfig(**config_kwargs), rng, deal=deal_cards)
+    return rules.new_game(SolitaireConfig(**config_kwargs), rng, deck=deal_cards)
 
 
 def make_env(**kwargs):
@@ -72,7 +72,7 @@ def make_env(**kwargs):
 
 
 def reset(env, deal_cards, seed=0):
-    return env.reset(seed=seed, options={"deal": deal_cards})
+    return env.reset(seed=seed, options={"deck": deal_cards})
 
 
 # ================================================================================== Deal
@@ -157,7 +157,7 @@ def test_env_reset_plays_the_given_deal():
 )
 def test_a_malformed_deal_is_refused(bad, error):
     with pytest.raises(error):
-        rules.new_game(SolitaireConfig(), 0, deal=bad)
+        rules.new_game(SolitaireConfig(), 0, deck=bad)
 
 
 # ================================================================================ Capture
@@ -505,41 +505,52 @@ def test_an_episode_never_needs_truncation():
 # ================================================================================ Rewards
 
 
-@pytest.mark.parametrize("capture_reward", [0.02, 0.01, 0.0])
-def test_shaped_reward_pays_capture_reward_per_capture(capture_reward):
-    """Ruling: optional shaping adds a small reward per capture (flag ``shaped_reward``)."""
-    state = new(shaped_reward=True, capture_reward=capture_reward)
+@pytest.mark.parametrize("shaping", [0.02, 0.01, 0.0])
+def test_shaping_pays_its_value_per_capture(shaping):
+    """Ruling: optional shaping adds a small reward per capture (flag ``shaping``)."""
+    state = new(shaping=shaping)
     rewards = play(state, *WIN_LINE)
     for name, reward in zip(WIN_LINE[:-1], rewards[:-1], strict=True):
-        expected = capture_reward if name.startswith("CAPTURE") else 0.0
+        expected = shaping if name.startswith("CAPTURE") else 0.0
         assert reward == pytest.approx(expected)
-    assert rewards[-1] == pytest.approx(1.0 + capture_reward)
-    assert sum(rewards) == pytest.approx(1.0 + MAX_CAPTURES * capture_reward)
+    assert rewards[-1] == pytest.approx(1.0 + shaping)
+    assert sum(rewards) == pytest.approx(1.0 + MAX_CAPTURES * shaping)
     # A shaped loss: the capture still pays, the loss is -1.
-    lost = new(FULL_GRID_DEAL, shaped_reward=True, capture_reward=capture_reward)
-    assert play(lost, "CAPTURE 0 right", "REVEAL", "PLACE 0") == pytest.approx(
-        [capture_reward, 0.0, -1.0])
+    lost = new(FULL_GRID_DEAL, shaping=shaping)
+    assert play(lost, "CAPTURE 0 right", "REVEAL", "PLACE 0") == pytest.approx([shaping, 0.0, -1.0])
 
 
-def test_no_shaping_when_the_flag_is_off():
-    assert SolitaireConfig().shaped_reward is False  # the ruling's default
-    state = new(capture_reward=0.02)  # a capture_reward alone does not turn shaping on
-    assert play(state, *WIN_LINE) == [0.0] * 22 + [1.0]
+def test_no_shaping_by_default():
+    assert SolitaireConfig().shaping == 0.0  # the ruling's default
+    assert play(new(), *WIN_LINE) == [0.0] * 22 + [1.0]
+
+
+def test_the_old_shaping_flags_still_work_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SolitaireConfig(shaped_reward=True, capture_reward=0.01).shaping == 0.01
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SolitaireConfig(shaped_reward=True).shaping == 0.02
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SolitaireConfig(capture_reward=0.02).shaping == 0.0  # a payment alone never turned shaping on
+    with pytest.warns(DeprecationWarning, match="shaping"):
+        assert SolitaireConfig(shaping=0.01).capture_reward == 0.01
+    with pytest.raises(TypeError):
+        SolitaireConfig(shaped_reward=1)  # the old flag was a bool
 
 
 def test_shaped_env_variant():
     env = gymnasium.make("empire_envs/EmpireSolitaireShaped-v0")
     reset(env, WIN_DEAL)
     total = sum(env.step(act(name))[1] for name in WIN_LINE)
-    assert total == pytest.approx(1.0 + MAX_CAPTURES * SolitaireConfig().capture_reward)
+    assert total == pytest.approx(1.0 + MAX_CAPTURES * 0.02)
     assert total < 1.5
 
 
 @pytest.mark.parametrize("value", [0.0, 0.001, 0.02, 0.029, 0.5 / MAX_CAPTURES - 1e-9])
-def test_config_accepts_a_capture_reward_whose_total_stays_well_below_one(value):
-    config = SolitaireConfig(shaped_reward=True, capture_reward=value)
+def test_config_accepts_a_shaping_whose_total_stays_well_below_one(value):
+    config = SolitaireConfig(shaping=value)
     assert MAX_CAPTURES == 17
-    assert MAX_CAPTURES * config.capture_reward < 0.5  # at most half the win reward
+    assert MAX_CAPTURES * config.shaping < 0.5  # at most half the win reward
 
 
 @pytest.mark.parametrize(
@@ -557,16 +568,11 @@ def test_config_accepts_a_capture_reward_whose_total_stays_well_below_one(value)
         ("0.01", TypeError),
     ],
 )
-def test_config_rejects_a_capture_reward_that_could_rival_the_win(value, error):
+def test_config_rejects_a_shaping_that_could_rival_the_win(value, error):
     with pytest.raises(error):
-        SolitaireConfig(shaped_reward=True, capture_reward=value)
+        SolitaireConfig(shaping=value)
     with pytest.raises(error):
-        make_env(capture_reward=value)
-
-
-def test_config_rejects_a_non_bool_shaping_flag():
-    with pytest.raises(TypeError):
-        SolitaireConfig(shaped_reward=1)
+        make_env(shaping=value)
 
 
 # ======================================================================= Illegal actions

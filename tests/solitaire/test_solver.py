@@ -120,7 +120,7 @@ def test_last_stock_card_without_partner_loses(backend):
     stock = ["6H", "7H", "JS"]
     line = solver.solve(tableau, stock, backend=backend)
     assert line is not None
-    state = rules.new_game(deal=tableau + stock)
+    state = rules.new_game(deck=tableau + stock)
     assert replay(state, line).outcome == WON
 
 
@@ -129,7 +129,7 @@ def test_stock_opens_only_after_a_capture(backend):
     tableau = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS",
                "AH", "2H"]
     stock = ["3H", "4H", "5H"]
-    state = rules.new_game(deal=tableau + stock)
+    state = rules.new_game(deck=tableau + stock)
     assert A.REVEAL not in rules.legal_actions(state)
     line = solver.solve(tableau, stock, backend=backend)
     assert line is not None
@@ -147,7 +147,7 @@ def test_no_capture_at_the_start_loses_with_the_stock_closed(backend):
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     tableau = [ranks[i % 13] + "CDHS"[(i // 5) % 2 * 2 + (i % 5) % 2] for i in range(15)]
     stock = ["KS", "QH", "JS"]
-    state = rules.new_game(deal=tableau + stock)
+    state = rules.new_game(deck=tableau + stock)
     assert state.outcome == LOST  # no legal action at all: the stock never opens
     assert solver.solve(tableau, stock, backend=backend) is None
 
@@ -169,7 +169,7 @@ def test_placement_matters(backend):
 def test_the_known_winnable_deal(backend):
     """The helpers' deal with a 23-step winning line: the solver finds a line too."""
     cards = deal(WIN_ROWS, WIN_STOCK)
-    state = rules.new_game(deal=cards)
+    state = rules.new_game(deck=cards)
     assert replay(state, [act(name) for name in WIN_LINE]).outcome == WON
     line = solver.solve(cards[:15], cards[15:], backend=backend)
     assert line is not None and replay(state, line).outcome == WON
@@ -249,11 +249,11 @@ def test_verdicts_are_invariant_under_the_symmetries_of_the_rules():
             line = solver.solve(cards[:15], cards[15:])
             assert (line is not None) == verdict, (seed, symmetry)
             if line is not None:
-                assert replay(rules.new_game(deal=cards), line).outcome == WON
+                assert replay(rules.new_game(deck=cards), line).outcome == WON
 
 
 def _env_replay(env, tableau, stock, line) -> str:
-    env.reset(options={"deal": tableau + stock})
+    env.reset(options={"deck": tableau + stock})
     terminated = truncated = False
     info = {}
     for action in line:

@@ -134,7 +134,7 @@ def test_counts():
                         drawn="2H", rest=None, draws=250)
     obs = obs_of(state)
     assert list(obs[99:103]) == pytest.approx([2 / 52, 3 / 52, 2 / 3, 250 / 1000])
-    state = build_state({}, rest="deck", draws=5, max_draws=20)
+    state = build_state({}, rest="deck", draws=5, length_limit=20)
     assert list(obs_of(state)[99:103]) == pytest.approx([1, 0, 0, 5 / 20])
 
 

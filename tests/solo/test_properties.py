@@ -10,12 +10,12 @@ Every playout runs on the raw rules (``rules.new_game``, ``rules.legal_actions``
   also checked (float32 in [0, 1], independent of the hidden deck order);
 - ``rules.apply`` leaves its input untouched and agrees with ``rules.step`` given the same RNG
   state; ``state.clone()`` is equal and shares no mutable list;
-- the episode ends within ``config.max_draws`` draws and ``rules.max_game_length(config)``
+- the episode ends within ``config.length_limit`` draws and ``rules.max_game_length(config)``
   steps; rewards are in range (terminal +1/-1/0; shaping non-negative, capped per episode).
 
 The acceptance sample is 5,000 uniformly random masked episodes spread over the rule variants
-(``merge_in_battle``, ``shaped_reward``, a small ``max_draws`` so that truncation happens), plus a
-long-lived heuristic policy that reaches reshuffles, bases, wins and truncation at ``max_draws``.
+(``merge_in_battle``, ``shaping``, a small ``length_limit`` so that truncation happens), plus a
+long-lived heuristic policy that reaches reshuffles, bases, wins and truncation at ``length_limit``.
 Each test asserts that the cases it exists for actually occurred. Seeds are fixed for
 reproducibility; the coverage assertions hold over hundreds of episodes, not for a lucky seed.
 """
@@ -63,10 +63,10 @@ NUM_ACTIONS = A.NUM_ACTIONS
 RANDOM_CONFIGS = {
     "default": SoloConfig(),
     "merge_in_battle": SoloConfig(merge_in_battle=True),
-    "shaped": SoloConfig(shaped_reward=True),
-    "shaped_merge_in_battle": SoloConfig(shaped_reward=True, merge_in_battle=True),
-    "max_draws_30": SoloConfig(max_draws=30),
-    "max_draws_30_merge_shaped": SoloConfig(max_draws=30, merge_in_battle=True, shaped_reward=True),
+    "shaped": SoloConfig(shaping=1.0),
+    "shaped_merge_in_battle": SoloConfig(shaping=1.0, merge_in_battle=True),
+    "length_limit_30": SoloConfig(length_limit=30),
+    "length_limit_30_merge_shaped": SoloConfig(length_limit=30, merge_in_battle=True, shaping=1.0),
 }
 #: The acceptance criterion: 5,000 random masked episodes in all (run in the default suite).
 ACCEPTANCE_EPISODES = 5000
@@ -74,10 +74,10 @@ RANDOM_EPISODES_PER_CONFIG = math.ceil(ACCEPTANCE_EPISODES / len(RANDOM_CONFIGS)
 #: Every this many random episodes, all 68 actions are tried on every step.
 EXHAUSTIVE_EVERY = 10
 
-#: Rule variants of the long-lived policy (max_draws small enough that truncation is reached).
+#: Rule variants of the long-lived policy (length_limit small enough that truncation is reached).
 LONG_CONFIGS = {
-    "keeper_default": SoloConfig(max_draws=300),
-    "keeper_merge_in_battle_shaped": SoloConfig(max_draws=300, merge_in_battle=True, shaped_reward=True),
+    "keeper_default": SoloConfig(length_limit=300),
+    "keeper_merge_in_battle_shaped": SoloConfig(length_limit=300, merge_in_battle=True, shaping=1.0),
 }
 LONG_EPISODES_PER_CONFIG = 150
 #: In long episodes, all 68 actions are tried on every this many-th step.
@@ -95,7 +95,7 @@ class Tally:
     steps: int = 0
     exhaustive_steps: int = 0
     outcomes: Counter = field(default_factory=Counter)
-    truncated_at_max_draws: int = 0
+    truncated_at_length_limit: int = 0
     episodes_with_reshuffle: int = 0
     max_reshuffles: int = 0
     taken: Counter = field(default_factory=Counter)
@@ -105,7 +105,7 @@ class Tally:
     episodes_with_shaping: int = 0
     shaping_cap_reached: int = 0
     max_steps_seen: int = 0
-    max_draws_seen: int = 0
+    length_limit_seen: int = 0
 
 
 _FIELDS = operator.attrgetter(*SoloState.__slots__)
@@ -136,7 +136,7 @@ def check_state(state: SoloState) -> None:
         f"missing {sorted(set(ALL_CARDS) - set(cards))}, "
         f"duplicated {sorted(c for c, n in Counter(cards).items() if n > 1)}\n{state!r}"
     )
-    assert 0 <= state.draws <= state.config.max_draws
+    assert 0 <= state.draws <= state.config.length_limit
     # The drawn card waits for a reaction exactly in the REACT phase.
     assert (state.drawn >= 0) == (state.phase == REACT), state
     if state.phase in (KING_MODE, SEND):
@@ -227,9 +227,9 @@ def check_terminal(state: SoloState, tally: Tally, exhaustive: bool) -> None:
     else:
         assert state.outcome == TRUNCATED, f"terminal state with outcome {state.outcome}"
         assert rules.returns(state) == 0.0
-        at_limit = state.draws == config.max_draws
+        at_limit = state.draws == config.length_limit
         assert at_limit or (not state.deck and not state.discard), state
-        tally.truncated_at_max_draws += at_limit
+        tally.truncated_at_length_limit += at_limit
     tally.outcomes[state.outcome] += 1
 
 
@@ -323,14 +323,14 @@ def play_checked(
         assert isinstance(reward, float)
         result = rules.returns(state) if rules.is_terminal(state) else 0.0
         shaping = reward - result
-        if config.shaped_reward:
+        if config.shaping:
             assert -1e-12 <= shaping <= max_shaping + 1e-12, (A.action_name(action), reward)
             shaping_total += shaping
         else:
             assert shaping == 0.0, f"unshaped reward {reward} for {A.action_name(action)}"
 
     check_terminal(state, tally, exhaustive=exhaustive_every > 0)
-    assert state.draws <= config.max_draws and steps <= bound
+    assert state.draws <= config.length_limit and steps <= bound
     assert shaping_total <= config.shaping_cap + 1e-9, f"shaping {shaping_total} over the cap"
     assert math.isclose(shaping_total, state.shaping_paid, abs_tol=1e-9)
     total = shaping_total + rules.returns(state)
@@ -344,7 +344,7 @@ def play_checked(
     tally.episodes_with_shaping += shaping_total > 0
     tally.shaping_cap_reached += math.isclose(shaping_total, config.shaping_cap)
     tally.max_steps_seen = max(tally.max_steps_seen, steps)
-    tally.max_draws_seen = max(tally.max_draws_seen, state.draws)
+    tally.length_limit_seen = max(tally.length_limit_seen, state.draws)
 
 
 def run_batch(config, episodes, seed, policy, exhaustive_every_episode=0, exhaustive_every_step=1):
@@ -379,12 +379,12 @@ def test_random_masked_playouts(name):
     assert tally.exhaustive_steps >= RANDOM_EPISODES_PER_CONFIG // EXHAUSTIVE_EVERY * 5
     # The cases this sample exists for actually occurred.
     assert tally.outcomes[LOST] > 0
-    if config.max_draws <= 30:
-        assert tally.truncated_at_max_draws > 0, "no episode reached max_draws"
-        assert tally.max_draws_seen == config.max_draws
+    if config.length_limit <= 30:
+        assert tally.truncated_at_length_limit > 0, "no episode reached length_limit"
+        assert tally.length_limit_seen == config.length_limit
     else:
         assert tally.episodes_with_reshuffle > 0, "no episode reshuffled the discard pile"
-    if config.shaped_reward:
+    if config.shaping:
         assert tally.episodes_with_shaping > 0
     if config.merge_in_battle:
         assert tally.merges_in_battle > 0, "no merge was ever made during a battle"
@@ -411,13 +411,13 @@ def test_long_lived_playouts(name, long_tallies):
     assert tally.episodes == LONG_EPISODES_PER_CONFIG
     assert tally.outcomes[WON] > 0, "the long-lived policy never won"
     assert tally.outcomes[LOST] > 0
-    assert tally.truncated_at_max_draws > 0, "no episode was truncated at max_draws"
-    assert tally.max_draws_seen == config.max_draws
+    assert tally.truncated_at_length_limit > 0, "no episode was truncated at length_limit"
+    assert tally.length_limit_seen == config.length_limit
     assert tally.max_reshuffles >= 2, "no episode reshuffled the discard pile twice"
     assert tally.max_rounds_lost >= 1, "no battle ever went to a second round"
     never = set(Kind) - set(tally.kinds_taken)
     assert not never, f"action kinds never taken: {sorted(k.name for k in never)}"
-    if config.shaped_reward:
+    if config.shaping:
         assert tally.shaping_cap_reached > 0, "no episode reached the shaping cap"
     if config.merge_in_battle:
         assert tally.merges_in_battle > 0, "no merge was ever made during a battle"
@@ -467,4 +467,4 @@ def test_long_lived_playouts_soak(name):
         config, 2 * LONG_EPISODES_PER_CONFIG, 6000 + list(LONG_CONFIGS).index(name),
         keeper_policy, exhaustive_every_episode=1, exhaustive_every_step=1,
     )
-    assert tally.outcomes[WON] > 0 and tally.truncated_at_max_draws > 0
+    assert tally.outcomes[WON] > 0 and tally.truncated_at_length_limit > 0

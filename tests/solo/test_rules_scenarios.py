@@ -695,24 +695,24 @@ def test_winnable_from_the_opening_deal_with_favourable_cards():
 # =========================================================================== Episode
 
 
-def test_rewards_and_max_draws_default():
-    """Episode: +1 win, -1 loss, 0 otherwise; max_draws defaults to 1000."""
-    assert SoloConfig().max_draws == 1000
+def test_rewards_and_length_limit_default():
+    """Episode: +1 win, -1 loss, 0 otherwise; length_limit defaults to 1000."""
+    assert SoloConfig().length_limit == 1000
     state = build_state({0: "2H"}, drawn="5D")
     assert play(state, A.DISCARD) == [0.0] and rules.returns(state) == 0.0
     # (win: test_won_the_moment_three_bases_stand; loss: test_lost_the_moment_...)
 
 
-def test_truncation_after_max_draws_draws():
-    """Episode: truncated when a card must be drawn after max_draws draws (enemies count)."""
-    state = build_state({3: "2H"}, deck=["3D", "4D", "5D", "6D"], max_draws=3)
+def test_truncation_after_length_limit_draws():
+    """Episode: truncated when a card must be drawn after length_limit draws (enemies count)."""
+    state = build_state({3: "2H"}, deck=["3D", "4D", "5D", "6D"], length_limit=3)
     play(state, A.DRAW, A.DISCARD, A.DISCARD)
     assert state.draws == 3 and state.drawn == c("5D") and state.outcome == ONGOING
     assert play(state, A.DISCARD) == [0.0]
     assert state.outcome == TRUNCATED and state.phase == OVER and legal(state) == []
     assert deck_top_first(state)[0] == c("6D")
     # An enemy revealed in battle is a draw too.
-    queen = build_state({3: "2H"}, drawn="QD", deck=["3D"], draws=3, max_draws=3)
+    queen = build_state({3: "2H"}, drawn="QD", deck=["3D"], draws=3, length_limit=3)
     assert play(queen, A.FIGHT) == [0.0]
     assert queen.outcome == TRUNCATED and queen.enemies == []
 
@@ -735,21 +735,21 @@ def _shaping_script(config: SoloConfig) -> list[float]:
 
 
 def test_shaped_rewards_values_and_unshaped_default():
-    """Episode flag shaped_reward=False: no shaping by default; when on, the documented values
+    """Episode flag shaping=0.0: no shaping by default; at shaping=1.0, the documented values
     for super, battalion, native, builder and base."""
-    assert SoloConfig().shaped_reward is False
+    assert SoloConfig().shaping == 0.0
     assert _shaping_script(SoloConfig()) == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
     s, b, n, x, base = DEFAULT_SHAPING_VALUES
     assert DEFAULT_SHAPING_VALUES == (0.01, 0.02, 0.04, 0.06, 0.10)
-    rewards = _shaping_script(SoloConfig(shaped_reward=True))
+    rewards = _shaping_script(SoloConfig(shaping=1.0))
     assert rewards == pytest.approx([s, b, n, 0.0, x, 1.0 + base])
-    custom = SoloConfig(shaped_reward=True, shaping_values=(0.03, 0.05, 0.07, 0.11, 0.13))
+    custom = SoloConfig(shaping=1.0, shaping_values=(0.03, 0.05, 0.07, 0.11, 0.13))
     assert _shaping_script(custom) == pytest.approx([0.03, 0.05, 0.07, 0.0, 0.11, 1.13])
 
 
 def test_shaped_rewards_stop_at_the_episode_cap():
     """Episode: the sum of shaping over an episode stays well below the win reward (a cap)."""
-    config = SoloConfig(shaped_reward=True, shaping_cap=0.05)
+    config = SoloConfig(shaping=1.0, shaping_cap=0.05)
     rewards = _shaping_script(config)
     assert rewards == pytest.approx([0.01, 0.02, 0.02, 0.0, 0.0, 1.0])  # native: 0.02 of 0.04
     assert sum(rewards) - 1.0 == pytest.approx(0.05)

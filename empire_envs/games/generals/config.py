@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...core.compat import accepts_old_names
 from . import cards
 from .cards import CardFileError, CardPool, Deck
 
@@ -110,6 +111,7 @@ def _load_cards(config: GeneralsConfig) -> tuple[CardPool, dict[str, Deck]]:
     return pool, decks
 
 
+@accepts_old_names({"max_rounds": "length_limit", "ch_shaping": "shaping"})
 @dataclass(frozen=True)
 class GeneralsConfig:
     """Rule variants of Empires and Generals.
@@ -141,11 +143,12 @@ class GeneralsConfig:
         max_generals: Generals a player may have in play at once [36].
         warcamp_attacks: who may attack a Warcamp directly: ``"raider"`` units or ``"any"`` [42].
         defender_wins_ties: a blocker kills on strength >= the attacker's life (else > too) [46].
-        max_rounds: truncation (reward 0 to those still in) after this many rounds [55].
+        length_limit: truncation (reward 0 to those still in) after this many rounds [55].
+            Formerly ``max_rounds``.
         reward_scheme: ``"win_loss"`` (+1 winner, -1 others) or ``"placement"`` (by finishing
             order, from +1 for first to -1 for last) [1].
-        ch_shaping: ``c`` of the optional shaped reward, +c per CH point gained and -c per point
-            lost [1].
+        shaping: ``c`` of the optional shaped reward, +c per CH point gained and -c per point
+            lost [1]. Formerly ``ch_shaping``.
     """
 
     num_players: int = 2
@@ -168,9 +171,9 @@ class GeneralsConfig:
     max_generals: int = 1
     warcamp_attacks: str = "raider"
     defender_wins_ties: bool = True
-    max_rounds: int = 60
+    length_limit: int = 60
     reward_scheme: str = "win_loss"
-    ch_shaping: float = 0.0
+    shaping: float = 0.0
 
     def __post_init__(self) -> None:
         _check_int("max_seats", self.max_seats, 2, 6)
@@ -218,12 +221,12 @@ class GeneralsConfig:
             _check_int("opening_hand entries", part, 0, 30)
         object.__setattr__(self, "opening_hand", hand)
         _check_int("max_generals", self.max_generals, 1, UNIT_SLOTS)
-        _check_int("max_rounds", self.max_rounds, 1, 100_000)
-        if isinstance(self.ch_shaping, bool) or not isinstance(self.ch_shaping, (int, float)):
-            raise TypeError(f"ch_shaping must be a number, got {self.ch_shaping!r}")
-        if not 0.0 <= self.ch_shaping <= 0.1:
-            raise ValueError(f"ch_shaping must be in [0, 0.1] so it stays below a win, got {self.ch_shaping!r}")
-        object.__setattr__(self, "ch_shaping", float(self.ch_shaping))
+        _check_int("length_limit", self.length_limit, 1, 100_000)
+        if isinstance(self.shaping, bool) or not isinstance(self.shaping, (int, float)):
+            raise TypeError(f"shaping must be a number, got {self.shaping!r}")
+        if not 0.0 <= self.shaping <= 0.1:
+            raise ValueError(f"shaping must be in [0, 0.1] so it stays below a win, got {self.shaping!r}")
+        object.__setattr__(self, "shaping", float(self.shaping))
         pool, available = _load_cards(self)
         if isinstance(self.decks, tuple):
             unknown = [name for name in self.decks if name not in available]

@@ -48,7 +48,7 @@ contents.
 
 ``reward_scheme="win_loss"``: +1 to the winner and -1 to every other player (an eliminated
 player gets its -1 when it is eliminated); 0 to the players still in a truncated game.
-``"placement"``: by finishing order, from +1 for first to -1 for last. ``ch_shaping=c`` adds
+``"placement"``: by finishing order, from +1 for first to -1 for last. ``shaping=c`` adds
 ``c`` per CH point gained and ``-c`` per point lost.
 
 ## Episode End
@@ -56,7 +56,7 @@ player gets its -1 when it is eliminated); 0 to the players still in a truncated
 Terminated for everyone by a Chancellor victory (unless ``play_for_second=True``) or when one
 player is left (``infos[agent]["result"]`` says which victory). An eliminated agent is
 terminated alone (reward -1), takes its ``None`` step and leaves ``agents``; the others play on.
-Truncated after ``max_rounds`` rounds.
+Truncated after ``length_limit`` rounds.
 
 ## Arguments
 
@@ -65,8 +65,8 @@ card_pool="default", deck_files=None, decks="random", allow_mirror=False,
 enforce_deck_rules=True, predestination="standard", game_type="normal", slaughterhouse=False,
 slaughter_floor="zero", attack_transfer=False, play_for_second=False, opening_hand=(5, 2),
 draw_mode="choose", deckout_loses=False, explicit_harvest=False, max_generals=1,
-warcamp_attacks="raider", defender_wins_ties=True, max_rounds=60, reward_scheme="win_loss",
-ch_shaping=0.0)``. ``card_pool`` and ``deck_files`` take text or ``pathlib.Path`` paths; the
+warcamp_attacks="raider", defender_wins_ties=True, length_limit=60, reward_scheme="win_loss",
+shaping=0.0)``. ``card_pool`` and ``deck_files`` take text or ``pathlib.Path`` paths; the
 files are read and checked once, when the env is made, and every refusal names the argument.
 ``reset(options={{"decks": [...], "first_player": seat}})`` fixes the decks and the first player
 of one game (checked before use: a list of deck ids, an integer seat).

@@ -16,7 +16,7 @@ index      field        meaning
 1218-3577  units        P x U slots of K + 9 (table below), row-major by seat offset then slot
 3578-3714  battle       the battle under way (table below); outside one, stage "none" is 1
 3715-3725  phase        one-hot of the 11 decision phases (all 0 once over)
-3726-3728  global       target T / 10, Slaughterhouse, round / max_rounds
+3726-3728  global       target T / 10, Slaughterhouse, round / length_limit
 3729-3778  banned       1 for each ultra rare kind nobody may play any more
 =========  ===========  ======================================================================
 
@@ -259,7 +259,7 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         value.append(1.0)
     at = lay.start("global")
     index += (at, at + 1, at + 2)
-    value += (target / 10.0, config.slaughterhouse, state.round / config.max_rounds)
+    value += (target / 10.0, config.slaughterhouse, state.round / config.length_limit)
     at = lay.start("banned")
     for kind in state.banned:
         index.append(at + kind)
@@ -284,7 +284,7 @@ def entry_bound(pool: CardPool, decks: tuple[Deck, ...], max_generals: int) -> i
     budget by its best Harvest statics (8 Kingdom cards, a Strategy, a Capitol) or the change of
     one payment (less than a card's value); a unit's strength and life by its best base numbers
     plus the best statics, zone bonuses and the auras of ``max_generals`` Generals. Kingdom
-    counts stop at 8, flags at 1, and the scaled entries (CH / T, T / 10, round / max_rounds)
+    counts stop at 8, flags at 1, and the scaled entries (CH / T, T / 10, round / length_limit)
     lie within [-1, 1]."""
     return max((_deck_bound(pool, deck, max_generals) for deck in decks), default=1)
 

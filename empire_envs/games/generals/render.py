@@ -76,7 +76,7 @@ def to_text(state: GeneralsState, viewer: int | None = None) -> str:
         status = f"player_{state.current}'s turn, {PHASE_NAMES[state.phase]}; player_{state.acting_player()} to act"
     lines = [
         f"Empires and Generals, {config.game_type}{' Slaughterhouse' if config.slaughterhouse else ''}"
-        f" (target {config.target}), round {state.round}/{config.max_rounds}: {status}",
+        f" (target {config.target}), round {state.round}/{config.length_limit}: {status}",
         battle_text(state),
     ]
     if state.banned:
@@ -220,7 +220,7 @@ def to_rgb(state: GeneralsState) -> np.ndarray:
         head = f"round {state.round}: {outcome_name(state)}"
     else:
         phase = PHASE_NAMES[state.phase]
-        head = f"round {state.round}/{state.config.max_rounds}  {phase}  player_{state.acting_player()} to act"
+        head = f"round {state.round}/{state.config.length_limit}  {phase}  player_{state.acting_player()} to act"
     _text(image, MARGIN + 4, 14, head, 14)
     _text(image, MARGIN + 4, 32, battle_text(state)[:120], 11, _MUTED)
     for seat in range(state.num_players):

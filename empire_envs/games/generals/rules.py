@@ -853,7 +853,7 @@ def _end_turn(state: GeneralsState) -> None:
     nxt = next(state.seat_at(seat, o) for o in range(1, n + 1) if state.players[state.seat_at(seat, o)].alive)
     # a new round begins when play passes the first player's place at the table
     if (nxt - state.first) % n <= (seat - state.first) % n:
-        if state.round >= state.config.max_rounds:
+        if state.round >= state.config.length_limit:
             state.outcome = TRUNCATED
             state.phase = OVER
             return
@@ -1126,7 +1126,7 @@ def _change_ch(state: GeneralsState, seat: int, delta: int) -> None:
     player.ch += delta
     if config.slaughterhouse:
         player.ch = min(player.ch, config.target)
-    state.rewards[seat] += config.ch_shaping * (player.ch - before)
+    state.rewards[seat] += config.shaping * (player.ch - before)
     if not config.slaughterhouse and player.ch >= config.target:
         _chancellor_victory(state, seat)
     elif player.ch <= elimination_line(config):
@@ -1483,9 +1483,9 @@ def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[f
 
 
 def max_game_length(config: GeneralsConfig) -> int:
-    """An upper bound on the decisions of one game: ``max_rounds`` rounds of ``num_players``
+    """An upper bound on the decisions of one game: ``length_limit`` rounds of ``num_players``
     turns, each bounded by the cards a seat can hold and play."""
-    return config.max_rounds * config.num_players * 512
+    return config.length_limit * config.num_players * 512
 
 
 def utility_range(config: GeneralsConfig) -> tuple[float, float]:

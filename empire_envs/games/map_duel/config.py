@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.compat import accepts_old_names
+
 FIRST_PLAYER_MODES = ("player_1", "random")
 KING_REACHES = ("orthogonal", "all8")
 PLACEMENT_RULES = ("all_neighbours", "any_neighbour")
@@ -26,6 +28,7 @@ def _check_int(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")
 
 
+@accepts_old_names({"max_turns": "length_limit"})
 @dataclass(frozen=True)
 class MapDuelConfig:
     """Rule variants of Map Duel (ruling numbers of ``docs/rules/map_duel.md`` in brackets).
@@ -46,7 +49,8 @@ class MapDuelConfig:
         hidden_pools: the opponent's pool is shown as its size only [39].
         no_progress_turns: a draw after this many turns in a row without a consume, build,
             placement, sacrifice, spend or confrontation [45].
-        max_turns: truncation (reward 0) after this many main-game turns [45].
+        length_limit: truncation (reward 0) after this many main-game turns [45]. Formerly
+            ``max_turns``.
         shaping: ``c`` of the optional shaped reward ``c * (change in my colour's share of the
             map's number cards)`` [1].
     """
@@ -63,7 +67,7 @@ class MapDuelConfig:
     ace_vs_ace: str = "coin"
     hidden_pools: bool = False
     no_progress_turns: int = 30
-    max_turns: int = 300
+    length_limit: int = 300
     shaping: float = 0.0
 
     def __post_init__(self) -> None:
@@ -81,7 +85,7 @@ class MapDuelConfig:
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
         _check_int("no_progress_turns", self.no_progress_turns, 1, 10_000)
-        _check_int("max_turns", self.max_turns, 1, 100_000)
+        _check_int("length_limit", self.length_limit, 1, 100_000)
         if isinstance(self.shaping, bool) or not isinstance(self.shaping, (int, float)):
             raise TypeError(f"shaping must be a number, got {self.shaping!r}")
         if not 0.0 <= self.shaping <= 0.5:

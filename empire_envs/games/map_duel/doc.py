@@ -47,7 +47,7 @@ which face the other player laid face down (with ``hidden_pools=True`` also the 
 
 Terminated on a win (``infos[agent]["result"]`` is ``"won by player_1"`` or
 ``"won by player_2"``) or a draw (no progress for ``no_progress_turns`` turns, or both players
-succeeding at once). Truncated after ``max_turns`` turns.
+succeeding at once). Truncated after ``length_limit`` turns.
 
 ## Arguments
 
@@ -55,7 +55,7 @@ succeeding at once). Truncated after ``max_turns`` turns.
 king_reach="orthogonal", placement_rule="all_neighbours", sacrifice_exact=False,
 build_uses_placement_rule=False, ace_blocking="none", suit_order="CDHS",
 jack_suit_rule="pairwise", ace_vs_ace="coin", hidden_pools=False, no_progress_turns=30,
-max_turns=300, shaping=0.0)``. ``reset(options={{"deck": [...]}})`` stacks the 36 number ids in
+length_limit=300, shaping=0.0)``. ``reset(options={{"deck": [...]}})`` stacks the 36 number ids in
 draw order (the first goes to the centre).
 
 Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-v0``,

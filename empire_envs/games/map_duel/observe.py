@@ -17,7 +17,7 @@ index      field               meaning
 3383-3390  pending face        one-hot own face index of the pending sub-decision
 3391-3394  pending             sacrifice moves left, sum still to pay, paying for an Ace, step 1
                                done
-3395-3399  scalars             I am red, I moved first, turn / max_turns, no-progress turns /
+3395-3399  scalars             I am red, I moved first, turn / length_limit, no-progress turns /
                                limit, opponent pool size
 =========  ==================  ================================================================
 
@@ -200,7 +200,7 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
     vector[184:189] = (
         1.0 if seat == 0 else 0.0,
         1.0 if state.first == seat else 0.0,
-        state.turn / config.max_turns,
+        state.turn / config.length_limit,
         state.no_progress / config.no_progress_turns,
         sum(state.pools[enemy]),
     )

@@ -175,7 +175,7 @@ def to_text(state: MapDuelState, viewer: int | None = None) -> str:
     if not over:
         head += f", to act {SEAT_NAMES[state.current]} ({COLOUR_NAMES[state.current]})"
     head += (
-        f", turn {state.turn}/{state.config.max_turns}, no progress "
+        f", turn {state.turn}/{state.config.length_limit}, no progress "
         f"{state.no_progress}/{state.config.no_progress_turns}, first {SEAT_NAMES[state.first]}"
     )
     if viewer is not None:
@@ -385,7 +385,7 @@ def to_rgb(state: MapDuelState) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     over = state.phase == OVER
     # Header.
-    title = f"MAP DUEL  turn {state.turn}/{state.config.max_turns}"
+    title = f"MAP DUEL  turn {state.turn}/{state.config.length_limit}"
     x = _text(image, MARGIN + 4, 12, title, 14)
     _text(image, x + 8, 12, f"no progress {state.no_progress}/{state.config.no_progress_turns}", 11, _MUTED)
     if over:

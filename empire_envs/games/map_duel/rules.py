@@ -729,7 +729,7 @@ def _setup_face(state: MapDuelState, seat: int, cell: int) -> None:
 
 
 def _begin_turn(state: MapDuelState) -> None:
-    if state.turn >= state.config.max_turns:
+    if state.turn >= state.config.length_limit:
         state.outcome = TRUNCATED
         state.phase = OVER
         return
@@ -990,10 +990,10 @@ def apply(state: MapDuelState, action: int, rng: np.random.Generator) -> list[fl
 
 def max_game_length(config: MapDuelConfig) -> int:
     """An upper bound on the decisions of one game: the setup (every number card placed, the
-    faces chosen) and ``max_turns`` turns of at most a step-1 option chain and a step-2 action
+    faces chosen) and ``length_limit`` turns of at most a step-1 option chain and a step-2 action
     for each face."""
     setup = 64
-    return setup + config.max_turns * 64
+    return setup + config.length_limit * 64
 
 
 def utility_range(config: MapDuelConfig) -> tuple[float, float]:

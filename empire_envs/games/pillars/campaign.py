@@ -4,7 +4,7 @@ with each of the three empires (rulings section 49, ``docs/rules/pillars.md``).
 It is a game of its own over ``CampaignState`` (the current Pillars game plus the campaign's
 record), so the generic AEC adapter and the search agents use it like any other game. Rewards:
 +1 to the player who completes the set and -1 to the others (``-1/(n-1)`` when zero-sum); the
-games in between pay nothing but ``pillar_shaping``. After ``campaign_max_games`` games without a
+games in between pay nothing but ``shaping``. After ``campaign_max_games`` games without a
 champion the campaign is truncated with 0 for all.
 
 The observation is the Pillars observation of the current game followed by the campaign block:
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.compat import accepts_old_names
 from ...core.docstrings import rst_tables
 from ...core.errors import IllegalActionError
 from ...core.game import Game
@@ -37,6 +38,7 @@ from .state import TRUNCATED, WON, PillarsState, kinds_for
 NUM_EMPIRES = 3
 
 
+@accepts_old_names(PillarsConfig.RENAMED)  # type: ignore[attr-defined]
 @dataclass(frozen=True)
 class CampaignConfig(PillarsConfig):
     """Every Pillars flag (they apply to each game of the series) and the campaign's length.
@@ -216,7 +218,7 @@ Merchant or Warlord); the first to hold all three wins the campaign. See
 ## Rewards
 
 +1 to the campaign's winner, -1 to every other seat (``reward_scheme="zero_sum"``:
-``-1/(n-1)``); 0 for everyone when truncated. Single games pay nothing but ``pillar_shaping``.
+``-1/(n-1)``); 0 for everyone when truncated. Single games pay nothing but ``shaping``.
 
 ## Episode End
 

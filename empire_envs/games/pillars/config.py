@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...core.compat import accepts_old_names
+
 RESOURCE_EMPTY_MODES = ("reshuffle", "skip_draw", "end_draw")
 BATTLE_DEMAND_MODES = ("rank", "card")
 RPS_MODES = ("played", "random")
@@ -31,6 +33,7 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
 
 
+@accepts_old_names({"max_rounds": "length_limit", "pillar_shaping": "shaping"})
 @dataclass(frozen=True)
 class PillarsConfig:
     """Rule variants of Pillars. Each attribute is a flag of the rulings (section numbers of
@@ -54,12 +57,12 @@ class PillarsConfig:
         rps_mode: ``"played"`` by the two seats, or ``"random"`` (a coin, no RPS decisions) [27].
         min_natural_per_pillar: natural cards a pillar needs besides jokers [28].
         skip_optional: a player who discarded a 2 may name no one (NO_SKIP) [43].
-        max_rounds: the episode is truncated after this many rounds of ``num_players`` turns,
-            skipped turns included [47].
+        length_limit: the episode is truncated after this many rounds of ``num_players`` turns,
+            skipped turns included [47]. Formerly ``max_rounds``.
         reward_scheme: ``"win_loss"`` (winner +1, everyone else -1) or ``"zero_sum"`` (winner +1,
             everyone else ``-1/(n-1)``) [1].
-        pillar_shaping: reward paid to a player each time it lays a pillar (at most 0.1, so
-            shaping stays far below a win) [1].
+        shaping: reward paid to a player each time it lays a pillar (at most 0.1, so
+            shaping stays far below a win) [1]. Formerly ``pillar_shaping``.
         obs_known_cards: fill the known-cards tracker block of the observation (zeros when
             False) [4].
     """
@@ -76,9 +79,9 @@ class PillarsConfig:
     rps_mode: str = "played"
     min_natural_per_pillar: int = 0
     skip_optional: bool = True
-    max_rounds: int = 200
+    length_limit: int = 200
     reward_scheme: str = "win_loss"
-    pillar_shaping: float = 0.0
+    shaping: float = 0.0
     obs_known_cards: bool = True
 
     def __post_init__(self) -> None:
@@ -103,15 +106,13 @@ class PillarsConfig:
         _check_int("rps_max_ties", self.rps_max_ties, 1, 100)
         _check_choice("rps_mode", self.rps_mode, RPS_MODES)
         _check_int("min_natural_per_pillar", self.min_natural_per_pillar, 0, 4)
-        _check_int("max_rounds", self.max_rounds, 1, 100_000)
+        _check_int("length_limit", self.length_limit, 1, 100_000)
         _check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
-        if isinstance(self.pillar_shaping, bool) or not isinstance(self.pillar_shaping, (int, float)):
-            raise TypeError(f"pillar_shaping must be a number, got {self.pillar_shaping!r}")
-        if not math.isfinite(self.pillar_shaping) or not 0 <= self.pillar_shaping <= 0.1:
-            raise ValueError(
-                f"pillar_shaping must be in [0, 0.1] so that shaping stays far below a win, got {self.pillar_shaping!r}"
-            )
-        object.__setattr__(self, "pillar_shaping", float(self.pillar_shaping))
+        if isinstance(self.shaping, bool) or not isinstance(self.shaping, (int, float)):
+            raise TypeError(f"shaping must be a number, got {self.shaping!r}")
+        if not math.isfinite(self.shaping) or not 0 <= self.shaping <= 0.1:
+            raise ValueError(f"shaping must be in [0, 0.1] so that shaping stays far below a win, got {self.shaping!r}")
+        object.__setattr__(self, "shaping", float(self.shaping))
         if self.num_cards < self.num_players * 10 + 1:
             raise ValueError(
                 f"{self.num_packs} pack(s) of {self.cards_per_pack} cards cannot deal 10 cards to "

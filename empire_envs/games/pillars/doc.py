@@ -46,14 +46,14 @@ flagged (ruling 50; ``docs/rules/pillars.md`` section 4 states the bound).
 ## Rewards
 
 When a seat wins: +1 to it, -1 to every other seat (``reward_scheme="zero_sum"``: ``-1/(n-1)``).
-A truncated game gives 0 to all. ``pillar_shaping=c`` pays ``c`` (at most 0.1) to a seat each
+A truncated game gives 0 to all. ``shaping=c`` pays ``c`` (at most 0.1) to a seat each
 time it lays a pillar.
 
 ## Episode End
 
 Terminated when a seat holding four pillars discards: ``infos[agent]["outcome"]`` is ``"won"``
 or ``"lost"`` for each agent and ``infos[agent]["result"]`` is ``"won by seat i"``. Truncated
-after ``max_rounds`` rounds (200; skipped turns count) or, with ``resource_empty="end_draw"``,
+after ``length_limit`` rounds (200; skipped turns count) or, with ``resource_empty="end_draw"``,
 when a draw finds the resource pile empty (``"truncated"``).
 
 ## Arguments
@@ -61,8 +61,8 @@ when a draw finds the resource pile empty (``"truncated"``).
 ``empire_envs.envs.pillars_env(render_mode=None, num_players=4, packs="auto",
 jokers_per_pack=2, allow_2p=False, first_round_pillars=False, main_action_optional=False,
 resource_empty="reshuffle", battle_demand="rank", rps_max_ties=5, rps_mode="played",
-min_natural_per_pillar=0, skip_optional=True, max_rounds=200, reward_scheme="win_loss",
-pillar_shaping=0.0, obs_known_cards=True)``; ``raw_env`` takes the same. ``render_mode``:
+min_natural_per_pillar=0, skip_optional=True, length_limit=200, reward_scheme="win_loss",
+shaping=0.0, obs_known_cards=True)``; ``raw_env`` takes the same. ``render_mode``:
 ``"ansi"`` (text, every hand shown) or ``"rgb_array"``. ``reset(seed=..., options={{"deck":
 [...], "first_player": 0}})`` stacks the deck (kinds, top card first) and fixes the first seat.
 

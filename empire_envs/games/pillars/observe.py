@@ -260,7 +260,7 @@ def observation_size(kinds: KindSet) -> int:
 
 def observation_high(state_config) -> float:
     """An upper bound of every entry for a config (the Box's ``high``)."""
-    return float(max(state_config.num_cards, state_config.max_rounds + 1, state_config.rps_max_ties, 6))
+    return float(max(state_config.num_cards, state_config.length_limit + 1, state_config.rps_max_ties, 6))
 
 
 def observe(state: PillarsState, player: int) -> np.ndarray:

@@ -290,7 +290,7 @@ def _badge(image, x: int, y: int, text: str, fill, text_fill=(255, 255, 255)) ->
 
 def _draw_header(image, state: PillarsState) -> None:
     over = state.phase == OVER
-    title = f"PILLARS  {state.n} players   round {state.round}/{state.config.max_rounds}"
+    title = f"PILLARS  {state.n} players   round {state.round}/{state.config.length_limit}"
     _text(image, MARGIN + 6, 16, title, 16)
     _text(image, WIDTH - MARGIN - 6, 16, f"resource pile {len(state.deck)}", 14, right=True)
     if over:

@@ -398,7 +398,7 @@ def apply_action(state: PillarsState, action: int, rng: np.random.Generator) -> 
         _throw(state, player, a, rng)
     elif kind is Kind.PILLAR:
         _lay_pillar(state, player, a, b, rng)
-        rewards[player] += state.config.pillar_shaping
+        rewards[player] += state.config.shaping
         if state.hand_sizes[player] == 0 and state.outcome == ONGOING:
             _end_turn(state, rng)  # section 35: an empty hand ends the turn, no discard, no win
     elif kind is Kind.END_BUILD:
@@ -617,7 +617,7 @@ def _end_turn(state: PillarsState, rng: np.random.Generator) -> None:
 def _begin_turn(state: PillarsState, rng: np.random.Generator) -> None:
     """Section 10: skip check, truncation, automatic draw, then the first decision phase."""
     while True:
-        if state.turn >= state.config.max_rounds * state.n:
+        if state.turn >= state.config.length_limit * state.n:
             _truncate(state)
             return
         seat = state.current
@@ -811,14 +811,14 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
 
 
 def max_game_length(config: PillarsConfig) -> int:
-    """An upper bound on the decisions of one game: ``max_rounds`` rounds of ``num_players`` turns,
+    """An upper bound on the decisions of one game: ``length_limit`` rounds of ``num_players`` turns,
     each turn at most two interactions (main and bonus: a trade asks every other seat, a battle
     at most ``rps_max_ties + 1`` rounds of two throws), pillar lays, the end of building, the
     discard and a skip target."""
     n = config.num_players
     interaction = 1 + max(n, 2 * (config.rps_max_ties + 1))
     per_turn = 2 * interaction + 16
-    return config.max_rounds * n * per_turn
+    return config.length_limit * n * per_turn
 
 
 def utility_range(config: PillarsConfig) -> tuple[float, float]:

@@ -14,8 +14,8 @@ from .doc import ENV_DOC
 from .state import OUTCOME_NAMES, SolitaireState
 
 
-def _new_game(config: SolitaireConfig, rng, deal=None) -> SolitaireState:
-    return rules.new_game(config, rng, deal=deal)
+def _new_game(config: SolitaireConfig, rng, deck=None) -> SolitaireState:
+    return rules.new_game(config, rng, deck)
 
 
 GAME = Game(
@@ -42,7 +42,7 @@ GAME = Game(
     action_name=lambda state_or_config, index: actions.action_name(index),
     to_text=render.to_text,
     to_rgb=render.to_rgb,
-    reset_options=("deal",),
+    reset_options=("deck",),
     env_doc=ENV_DOC,
 )
 

@@ -37,8 +37,8 @@ cards captured so far; the stock's identity and order stay hidden.
 
 ## Rewards
 
-+1 for a win, -1 for a loss, 0 otherwise. With ``shaped_reward=True`` each capture also pays
-``capture_reward`` (default 0.02; at most 17 captures, so at most 0.34 a game).
++1 for a win, -1 for a loss, 0 otherwise. With ``shaping`` above 0 each capture also pays that
+much (the registered Shaped id pays 0.02; at most 17 captures, so at most 0.34 a game).
 
 ## Episode End
 
@@ -49,15 +49,15 @@ terminates with ``"illegal action"``. The last step's ``info["is_success"]`` is 
 
 ## Arguments
 
-``gymnasium.make("empire_envs/EmpireSolitaire-v0", render_mode=None, illegal_action="penalize",
-illegal_action_penalty=-1.0, shaped_reward=False, capture_reward=0.02)``.
+{{arguments}}
+(every default as the code has it; ``SolitaireConfig`` documents each flag).
 ``render_mode``: ``"ansi"`` or ``"rgb_array"`` (a 340x480 picture).
-``reset(seed=..., options={{"deal": [15 tableau cards row by row, then 3 stock cards top first]}})``
+``reset(seed=..., options={{"deck": [15 tableau cards row by row, then 3 stock cards top first]}})``
 plays an explicit deal; a deal with no capture at all is over before any decision, so reset
 refuses it with ``ValueError`` (a random deal like that, which did not occur in 20,000 of ours,
 is dealt again from the same seeded RNG).
 
-Registered variant: ``EmpireSolitaireShaped-v0`` (``shaped_reward=True``).
+Registered variant: ``EmpireSolitaireShaped-v0`` (``shaping=0.02``).
 
 ## Version History
 

@@ -1,6 +1,6 @@
 """Empire Solitaire rules: pure game logic over ``SolitaireState`` (prose: docs/rules/solitaire.md).
 
-- ``new_game(config, rng, deal=None)``: deal 15 cards face up and 3 to the stock.
+- ``new_game(config, rng, deck=None)``: deal 15 cards face up and 3 to the stock.
 - ``legal_actions(state)`` (ascending), ``legal_mask(state)`` (int8).
 - ``apply_action(state, action, rng=None)``: play in place; the reward as ``[reward]`` (one seat),
   as in every game (``GAME.child`` is the pure form).
@@ -34,20 +34,28 @@ DEAL_SIZE = NUM_CELLS + STOCK_SIZE
 def new_game(
     config: SolitaireConfig | None = None,
     rng: np.random.Generator | int | None = None,
+    deck: Sequence[str | int] | None = None,
+    *,
     deal: Sequence[str | int] | None = None,
 ) -> SolitaireState:
-    """A new game; ``deal`` gives the 15 tableau cards row by row, then the 3 stock cards top first."""
+    """A new game; ``deck`` is the top of the deck in dealing order: the 15 tableau cards row by
+    row, then the 3 stock cards top first (``deal``, its old name, still works with a warning)."""
     config = config if config is not None else SolitaireConfig()
     if not isinstance(config, SolitaireConfig):
         raise TypeError(f"config must be a SolitaireConfig, got {type(config).__name__}")
+    if deal is not None:
+        deprecated("the Solitaire option 'deal'", "'deck'")
+        if deck is not None:
+            raise TypeError("give 'deck' only; 'deal' is its deprecated old name")
+        deck = deal
     rng = as_generator(rng)
-    if deal is None:
+    if deck is None:
         order = [int(card) for card in rng.permutation(NUM_CARDS)]
     else:
-        cards = card_list_option("deal", deal)  # refuses a card listed twice
+        cards = card_list_option("deck", deck)  # refuses a card listed twice
         if len(cards) != DEAL_SIZE:
             raise ValueError(
-                f"reset option 'deal' is {NUM_CELLS} tableau cards then {STOCK_SIZE} stock cards "
+                f"reset option 'deck' is {NUM_CELLS} tableau cards then {STOCK_SIZE} stock cards "
                 f"({DEAL_SIZE} in all), got {len(cards)}"
             )
         dealt = set(cards)
@@ -185,8 +193,8 @@ def _play(state: SolitaireState, action: int) -> float:
             raise IllegalActionError(f"{name}: the cards share neither rank nor suit")
         state.out.append(grid[target])
         grid[target], grid[a] = grid[a], -1
-        if state.config.shaped_reward:
-            reward += state.config.capture_reward
+        if state.config.shaping:
+            reward += state.config.shaping
     elif kind is Kind.REVEAL:
         if state.revealed >= 0:
             raise IllegalActionError("REVEAL: a revealed card waits to be placed")

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from ...core.state import LIST, SHARED, VALUE, DeclaredState
 from .config import SolitaireConfig
 
 ROWS, COLS = 3, 5
@@ -19,8 +20,19 @@ ONGOING, WON, LOST = range(3)
 OUTCOME_NAMES = ("ongoing", "won", "lost")
 
 
-class SolitaireState:
-    __slots__ = ("config", "grid", "stock", "revealed", "out", "unused", "outcome")
+class SolitaireState(DeclaredState):
+    #: every field and how ``clone()`` copies it (``core.state``); ``unused`` never changes during
+    #: a game, so copies share it like the config
+    FIELDS = {
+        "config": SHARED,
+        "grid": LIST,
+        "stock": LIST,
+        "revealed": VALUE,
+        "out": LIST,
+        "unused": SHARED,
+        "outcome": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, config: SolitaireConfig | None = None) -> None:
         self.config = config if config is not None else SolitaireConfig()
@@ -30,31 +42,6 @@ class SolitaireState:
         self.out: list[int] = []
         self.unused: list[int] = []
         self.outcome = ONGOING
-
-    def clone(self) -> SolitaireState:
-        other = SolitaireState.__new__(SolitaireState)
-        other.config = self.config
-        other.grid = self.grid[:]
-        other.stock = self.stock[:]
-        other.revealed = self.revealed
-        other.out = self.out[:]
-        other.unused = self.unused  # never changes during a game: shared, like the config
-        other.outcome = self.outcome
-        return other
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SolitaireState):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __getstate__(self) -> dict:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, data: dict) -> None:
-        for name in self.__slots__:
-            setattr(self, name, data[name])
 
     @property
     def captures(self) -> int:

@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
+
+from ...core.compat import accepts_old_names, deprecated
 
 #: Shaping payment per formation, in the order super soldier, battalion, native, builder, base.
 DEFAULT_SHAPING_VALUES = (0.01, 0.02, 0.04, 0.06, 0.10)
 
 
+def _old_shaping_switch(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``shaped_reward=True/False`` (before ``shaping``) is ``shaping=1.0/0.0``."""
+    if "shaped_reward" not in kwargs:
+        return kwargs
+    kwargs = dict(kwargs)
+    value = kwargs.pop("shaped_reward")
+    deprecated("SoloConfig option 'shaped_reward'", "shaping=1.0 (or 0.0)", stacklevel=4)
+    if not isinstance(value, bool):
+        raise TypeError(f"shaped_reward must be a bool, got {value!r}")
+    if "shaping" in kwargs:
+        raise TypeError("SoloConfig: give 'shaping' only; 'shaped_reward' is its deprecated old form")
+    kwargs["shaping"] = 1.0 if value else 0.0
+    return kwargs
+
+
+@accepts_old_names({"max_draws": "length_limit"}, convert=_old_shaping_switch)
 @dataclass(frozen=True)
 class SoloConfig:
     """Rule variants of Empire solo (``docs/rules/solo.md`` explains each).
@@ -16,29 +35,35 @@ class SoloConfig:
     Attributes:
         merge_in_battle: allow ORGANIZE merges while a battle waits for a unit (ruling flag,
             default False: merges happen only before the turn's draw).
-        max_draws: the episode is truncated when a card must be drawn and this many cards have
-            already been drawn (turn draws and enemies revealed in battle both count).
-        shaped_reward: add small positive rewards for forming units (see ``shaping_values``).
+        length_limit: the episode is truncated when a card must be drawn and this many cards
+            have already been drawn (turn draws and enemies revealed in battle both count).
+            Formerly ``max_draws``.
+        shaping: the scale of the small rewards for forming units: 0 (default) pays none, 1 pays
+            ``shaping_values`` as listed. Formerly ``shaped_reward`` (True is 1.0).
         shaping_values: payment for forming a super soldier, battalion, native, base builder and
-            base. Only used when ``shaped_reward`` is True.
+            base, before ``shaping`` scales it.
         shaping_cap: an episode's shaping payments stop once their total reaches this, so that
             shaping can never rival the win reward of +1.
     """
 
     merge_in_battle: bool = False
-    max_draws: int = 1000
-    shaped_reward: bool = False
+    length_limit: int = 1000
+    shaping: float = 0.0
     shaping_values: tuple[float, float, float, float, float] = DEFAULT_SHAPING_VALUES
     shaping_cap: float = 0.5
 
     def __post_init__(self) -> None:
-        for name in ("merge_in_battle", "shaped_reward"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if isinstance(self.max_draws, bool) or not isinstance(self.max_draws, int):
-            raise TypeError(f"max_draws must be an int, got {self.max_draws!r}")
-        if self.max_draws < 1:
-            raise ValueError(f"max_draws must be at least 1, got {self.max_draws}")
+        if not isinstance(self.merge_in_battle, bool):
+            raise TypeError(f"merge_in_battle must be a bool, got {self.merge_in_battle!r}")
+        if isinstance(self.length_limit, bool) or not isinstance(self.length_limit, int):
+            raise TypeError(f"length_limit must be an int, got {self.length_limit!r}")
+        if self.length_limit < 1:
+            raise ValueError(f"length_limit must be at least 1, got {self.length_limit}")
+        if isinstance(self.shaping, bool) or not isinstance(self.shaping, (int, float)):
+            raise TypeError(f"shaping must be a number, got {self.shaping!r}")
+        if not math.isfinite(self.shaping) or self.shaping < 0:
+            raise ValueError(f"shaping must be finite and >= 0, got {self.shaping!r}")
+        object.__setattr__(self, "shaping", float(self.shaping))
         values = tuple(self.shaping_values)
         if len(values) != 5:
             raise ValueError(
@@ -57,3 +82,9 @@ class SoloConfig:
                 f"shaping_cap must be in [0, 1) so shaping stays below the win reward, got {self.shaping_cap!r}"
             )
         object.__setattr__(self, "shaping_cap", float(self.shaping_cap))
+
+    @property
+    def shaped_reward(self) -> bool:
+        """Deprecated: ``shaping > 0``."""
+        deprecated("SoloConfig.shaped_reward", "SoloConfig.shaping")
+        return self.shaping > 0

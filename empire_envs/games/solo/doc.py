@@ -38,26 +38,26 @@ a merge is possible; otherwise the turn's card is drawn at once.
 ## Rewards
 
 +1 when the third base is founded, -1 when a unit must be sent and none is left, 0 otherwise.
-With ``shaped_reward=True`` forming a super soldier, battalion, native, base builder or base pays
-``shaping_values`` (default 0.01, 0.02, 0.04, 0.06, 0.10), at most ``shaping_cap`` (0.5) in all.
+With ``shaping=1.0`` forming a super soldier, battalion, native, base builder or base pays
+``shaping_values`` (default 0.01, 0.02, 0.04, 0.06, 0.10; another ``shaping`` scales them), at
+most ``shaping_cap`` (0.5) in all.
 
 ## Episode End
 
 Terminated on a win or a loss (``info["outcome"]`` is ``"won"`` or ``"lost"``). Truncated when a
-card must be drawn after ``max_draws`` draws (``"truncated"``), or if deck and discard are both
+card must be drawn after ``length_limit`` draws (``"truncated"``), or if deck and discard are both
 empty. An illegal action terminates with ``"illegal action"``. The last step's
 ``info["is_success"]`` is True for a win (the key SB3 logs as its success rate).
 
 ## Arguments
 
-``gymnasium.make("empire_envs/EmpireSolo-v0", render_mode=None, illegal_action="penalize",
-illegal_action_penalty=-1.0, merge_in_battle=False, max_draws=1000, shaped_reward=False,
-shaping_values=(0.01, 0.02, 0.04, 0.06, 0.10), shaping_cap=0.5)``.
+{{arguments}}
+(every default as the code has it; ``SoloConfig`` documents each flag).
 ``render_mode``: ``"ansi"`` (text) or ``"rgb_array"`` (a 420x720 picture).
 ``reset(seed=..., options={{"deck": ["QS", "7H", ...]}})`` stacks the deck, top card first
 (a full order or only the top cards; the rest follow in seeded random order).
 
-Registered variants: ``EmpireSoloShaped-v0`` (``shaped_reward=True``) and
+Registered variants: ``EmpireSoloShaped-v0`` (``shaping=1.0``) and
 ``EmpireSoloMergeInBattle-v0`` (``merge_in_battle=True``).
 
 ## Version History

@@ -20,7 +20,7 @@ index      field                meaning
 95-96      mode                 one-hot King round mode: SUM, SPLIT
 97         split stage          1 once the first enemy of a SPLIT round has been fought
 98         rounds lost          rounds lost in this battle / 6 (clipped to 1)
-99-102     counts               deck size/52, discard size/52, bases/3, draws/max_draws
+99-102     counts               deck size/52, discard size/52, bases/3, draws/length_limit
 103-154    discard cards        1 for each card in the discard pile (card index order)
 155-206    deck cards           1 for each card still in the deck (its order stays hidden)
 =========  ===================  ===============================================================
@@ -129,7 +129,7 @@ def observe(state: SoloState, seat: int = 0) -> np.ndarray:
     obs[_COUNTS] = len(state.deck) / 52.0
     obs[_COUNTS + 1] = len(state.discard) / 52.0
     obs[_COUNTS + 2] = kinds.count(BASE) / 3.0
-    obs[_COUNTS + 3] = state.draws / state.config.max_draws
+    obs[_COUNTS + 3] = state.draws / state.config.length_limit
     if state.discard:
         obs[[_DISCARD + card for card in state.discard]] = 1.0
     if state.deck:

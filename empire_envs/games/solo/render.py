@@ -60,7 +60,7 @@ def battle_text(state: SoloState) -> str:
 def to_text(state: SoloState) -> str:
     """A plain-text picture of the position, a few lines long."""
     lines = [
-        f"Empire solo | draws {state.draws}/{state.config.max_draws} | deck {len(state.deck)}"
+        f"Empire solo | draws {state.draws}/{state.config.length_limit} | deck {len(state.deck)}"
         f" | discard {len(state.discard)} | bases {state.num_bases()}/3"
         f" | phase {PHASE_NAMES[state.phase]}"
     ]

@@ -156,7 +156,7 @@ def max_game_length(config: SoloConfig) -> int:
     ``merge_in_battle``, 5 merges. A Jack's single send follows a turn draw.
     """
     per_draw = 5 + 1 + 1 + 1 + 2 + (5 if config.merge_in_battle else 0)
-    return per_draw * (config.max_draws + 1)
+    return per_draw * (config.length_limit + 1)
 
 
 def num_units(state: SoloState) -> int:
@@ -518,7 +518,7 @@ def _draw_for_turn(state: SoloState, rng) -> None:
 
 def _take_card(state: SoloState, rng) -> int:
     """Draw the top card, reshuffling the discard pile into an empty deck; -1 if truncated."""
-    if state.draws >= state.config.max_draws:
+    if state.draws >= state.config.length_limit:
         _finish(state, TRUNCATED)
         return -1
     if not state.deck:
@@ -589,9 +589,11 @@ def _finish(state: SoloState, outcome: int) -> float:
 
 def _shaping(state: SoloState, formed: int) -> float:
     config = state.config
-    if not config.shaped_reward:
+    if not config.shaping:
         return 0.0
-    payment = min(config.shaping_values[_SHAPING_INDEX[formed]], config.shaping_cap - state.shaping_paid)
+    payment = min(
+        config.shaping * config.shaping_values[_SHAPING_INDEX[formed]], config.shaping_cap - state.shaping_paid
+    )
     payment = max(payment, 0.0)
     state.shaping_paid += payment
     return payment

@@ -13,6 +13,7 @@ Zones (every one of the 52 cards is in exactly one of them):
 
 from __future__ import annotations
 
+from ...core.state import LIST, SHARED, VALUE, DeclaredState
 from .config import SoloConfig
 
 NUM_TERRITORIES = 6
@@ -39,28 +40,31 @@ OUTCOME_NAMES = ("ongoing", "won", "lost", "truncated")
 BASE_VALUE = 1000
 
 
-class SoloState:
+class SoloState(DeclaredState):
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests."""
 
-    __slots__ = (
-        "config",
-        "unit_kind",
-        "unit_cards",
-        "recruit",
-        "deck",
-        "discard",
-        "drawn",
-        "phase",
-        "attacker",
-        "enemies",
-        "mode",
-        "split_first_won",
-        "sent",
-        "rounds_lost",
-        "draws",
-        "outcome",
-        "shaping_paid",
-    )
+    #: every field and how ``clone()`` copies it (``core.state``); tuples in ``unit_cards`` are
+    #: immutable, so a copy of the list is exact
+    FIELDS = {
+        "config": SHARED,
+        "unit_kind": LIST,
+        "unit_cards": LIST,
+        "recruit": LIST,
+        "deck": LIST,
+        "discard": LIST,
+        "drawn": VALUE,
+        "phase": VALUE,
+        "attacker": VALUE,
+        "enemies": LIST,
+        "mode": VALUE,
+        "split_first_won": VALUE,
+        "sent": LIST,
+        "rounds_lost": VALUE,
+        "draws": VALUE,
+        "outcome": VALUE,
+        "shaping_paid": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, config: SoloConfig | None = None) -> None:
         self.config = config if config is not None else SoloConfig()
@@ -80,42 +84,6 @@ class SoloState:
         self.draws = 0
         self.outcome = ONGOING
         self.shaping_paid = 0.0
-
-    def clone(self) -> SoloState:
-        other = SoloState.__new__(SoloState)
-        other.config = self.config
-        other.unit_kind = self.unit_kind[:]
-        other.unit_cards = self.unit_cards[:]  # tuples are immutable: a shallow copy is exact
-        other.recruit = self.recruit[:]
-        other.deck = self.deck[:]
-        other.discard = self.discard[:]
-        other.drawn = self.drawn
-        other.phase = self.phase
-        other.attacker = self.attacker
-        other.enemies = self.enemies[:]
-        other.mode = self.mode
-        other.split_first_won = self.split_first_won
-        other.sent = self.sent[:]
-        other.rounds_lost = self.rounds_lost
-        other.draws = self.draws
-        other.outcome = self.outcome
-        other.shaping_paid = self.shaping_paid
-        return other
-
-    # Plain-data equality and pickling: the state is a value.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SoloState):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def __getstate__(self) -> dict:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, data: dict) -> None:
-        for name in self.__slots__:
-            setattr(self, name, data[name])
 
     def board_cards(self) -> list[int]:
         """Every card on the board (unit bodies and recruits)."""
