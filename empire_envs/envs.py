@@ -44,7 +44,6 @@ def env_class(key: str) -> type:
     }
     if entry.api == "pettingzoo":
         namespace["metadata"] = {**AECAdapter.metadata, "name": entry.env_name or f"{entry.key}_v0"}
-        namespace["first_agent_number"] = entry.first_agent_number
     return type(entry.class_name, (base,), namespace)
 
 

@@ -73,8 +73,6 @@ class GameEntry:
     rules_page: str = ""
     #: PettingZoo's ``metadata["name"]`` of the env
     env_name: str = ""
-    #: agents are named ``player_<first_agent_number + seat>``
-    first_agent_number: int = 0
 
     def __post_init__(self) -> None:
         if self.api not in APIS:
@@ -236,7 +234,6 @@ GAMES: tuple[GameEntry, ...] = (
         speed_peer="pz_connect_four",
         rules_page="docs/rules/map_duel.md",
         env_name="map_duel_v0",
-        first_agent_number=1,
     ),
     # Empires and Generals: the ruling's generals_*_v0 family (docs/rules/generals.md).
     GameEntry(

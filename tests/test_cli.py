@@ -243,7 +243,7 @@ def test_play_solo_in_a_terminal() -> None:
 def test_play_multiplayer_in_a_terminal_ends_cleanly_on_eof() -> None:
     pexpect, child = spawn_play("empire_envs/MapDuel-v0", "--seed", "0", "--opponents", "random")
     try:
-        child.expect("you are player_1")
+        child.expect("you are player_0")
         for _ in range(2):
             child.expect(r"Your move \[")
             child.sendline("0")

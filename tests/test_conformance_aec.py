@@ -33,7 +33,7 @@ _API_TEST = importlib.import_module("pettingzoo.test.api_test")
 #: its text render always shows
 SHORT_GAME = {"Pillars": {"length_limit": 1}, "Pillars campaign": {"length_limit": 1},
               "Map Duel": {"length_limit": 1}, "Empires and Generals": {"length_limit": 1}}
-TEXT_MARK = {"Pillars": "seat 0", "Pillars campaign": "seat 0", "Map Duel": "player_1",
+TEXT_MARK = {"Pillars": "seat 0", "Pillars campaign": "seat 0", "Map Duel": "player_0",
              "Empires and Generals": "player_0"}
 
 

@@ -108,14 +108,14 @@ def test_map_duel_self_play_shared_policy(ray_local, tmp_path):
     checkpoint = _train(config, tmp_path / "duel")
     assert (checkpoint / "learner_group" / "learner" / "rl_module" / "shared").is_dir()
     agent = make_agent(f"rllib:{checkpoint}", "Map Duel")
-    _play_aec({"player_1": agent, "player_2": make_agent("random", "Map Duel", seed=0)}, episodes=2)
-    _play_aec({"player_1": agent, "player_2": agent}, episodes=1)
+    _play_aec({"player_0": agent, "player_1": make_agent("random", "Map Duel", seed=0)}, episodes=2)
+    _play_aec({"player_0": agent, "player_1": agent}, episodes=1)
 
 
 def test_map_duel_per_seat_and_frozen_opponents(ray_local, tmp_path):
     config = build_ppo_config(DUEL, env_kwargs=DUEL_KWARGS, policy="per-seat", num_env_runners=0, **TINY)
     checkpoint = _train(config, tmp_path / "per_seat")
-    seats = {seat: make_agent(f"rllib:{checkpoint}#{seat}", "Map Duel") for seat in ("player_1", "player_2")}
+    seats = {seat: make_agent(f"rllib:{checkpoint}#{seat}", "Map Duel") for seat in ("player_0", "player_1")}
     with pytest.raises(ValueError, match="pick one"):
         make_agent(f"rllib:{checkpoint}", "Map Duel")
     _play_aec(seats, episodes=1)
@@ -123,4 +123,4 @@ def test_map_duel_per_seat_and_frozen_opponents(ray_local, tmp_path):
     config = build_ppo_config(DUEL, env_kwargs=DUEL_KWARGS, opponents="heuristic", num_env_runners=0, **TINY)
     checkpoint = _train(config, tmp_path / "vs_heuristic")
     agent = make_agent(f"rllib:{checkpoint}", "Map Duel")
-    _play_aec({"player_1": agent, "player_2": make_agent("heuristic", "Map Duel")}, episodes=1)
+    _play_aec({"player_0": agent, "player_1": make_agent("heuristic", "Map Duel")}, episodes=1)

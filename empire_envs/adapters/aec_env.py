@@ -56,8 +56,6 @@ class AECAdapter(AECEnv):
         "render_fps": 2,
     }
     game: ClassVar[Game]
-    #: agents are named ``player_<first_agent_number + seat>`` (Map Duel's rules count from 1)
-    first_agent_number: ClassVar[int] = 0
 
     def __init__(self, render_mode: str | None = None, **config: Any) -> None:
         super().__init__()
@@ -71,9 +69,7 @@ class AECAdapter(AECEnv):
             raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
         game = self.game
         self.num_actions = game.num_actions(self.config)
-        self.possible_agents = [
-            f"player_{self.first_agent_number + seat}" for seat in range(game.num_players(self.config))
-        ]
+        self.possible_agents = [f"player_{seat}" for seat in range(game.num_players(self.config))]
         self.agent_name_mapping = {name: seat for seat, name in enumerate(self.possible_agents)}
         low, high = game.observation_bounds(self.config)
         observation = spaces.Box(

@@ -2,9 +2,9 @@
 
 Cards are written as strings: number cards ``"9D"``, ``"10H"`` (ranks 2..10, suits C D H S) and
 face cards ``"QH"``, ``"AS"`` (J Q K A). A face card's seat follows from its colour: red (D, H)
-faces are ``player_1``'s (seat 0), black (C, S) faces ``player_2``'s (seat 1).
+faces are ``player_0``'s (seat 0), black (C, S) faces ``player_1``'s (seat 1).
 
-Coordinates in these helpers are ABSOLUTE ``(row, col)``, row 0 north (``player_2``'s edge); the
+Coordinates in these helpers are ABSOLUTE ``(row, col)``, row 0 north (``player_1``'s edge); the
 action indices are egocentric, so ``cell_action`` / ``move_dir`` convert for seat 1.
 """
 
@@ -37,8 +37,8 @@ from empire_envs.games.map_duel.state import (
 
 #: absolute (drow, dcol) of direction d (0 forward, 1 right, 2 back, 3 left), per seat [11, 12]
 EXPECTED_DIRECTIONS = (
-    ((-1, 0), (0, 1), (1, 0), (0, -1)),  # player_1 faces north
-    ((1, 0), (0, -1), (-1, 0), (0, 1)),  # player_2 faces south
+    ((-1, 0), (0, 1), (1, 0), (0, -1)),  # player_0 faces north
+    ((1, 0), (0, -1), (-1, 0), (0, 1)),  # player_1 faces south
 )
 FORWARD, RIGHT, BACK, LEFT = range(4)
 

@@ -38,7 +38,7 @@ def _put_face(state: MapDuelState, seat: int, face: int, row: int, col: int) -> 
 
 
 def _hand_built(config: MapDuelConfig | None = None) -> MapDuelState:
-    """Step 2 of player_1's turn 5 on a small map: 9D, 10H, 4C, 7S; red's QH (acted) and black's
+    """Step 2 of player_0's turn 5 on a small map: 9D, 10H, 4C, 7S; red's QH (acted) and black's
     KS on the map, red's JD removed; pools on both sides, one card removed from the game."""
     state = MapDuelState(config or MapDuelConfig())
     B = state.B
@@ -103,10 +103,10 @@ def test_text_grid_of_a_hand_built_state():
     text = render.to_text(state)
     grid = _grid(text, state.B)
     assert grid[6][6] == "9D" and grid[6][7] == "10H" and grid[5][6] == "4C" and grid[6][5] == "7S"
-    assert grid[7][6] == "^QH"  # player_1's face, facing north
-    assert grid[5][7] == "vKS"  # player_2's face, facing south
+    assert grid[7][6] == "^QH"  # player_0's face, facing north
+    assert grid[5][7] == "vKS"  # player_1's face, facing south
     assert sum(cell == "." for row in grid for cell in row) == state.B * state.B - 6
-    assert "phase step 2" in text and "to act player_1" in text and "turn 5/300" in text
+    assert "phase step 2" in text and "to act player_0" in text and "turn 5/300" in text
     assert "pool 2 [3C 5H]" in text and "pool 1 [8S]" in text
     assert "QH*" in text  # acted this turn
     assert "removed [JD]" in text
@@ -160,7 +160,7 @@ def test_text_of_a_finished_game():
     state = _hand_built()
     state.phase, state.outcome, state.winner = OVER, WON, 1
     text = render.to_text(state)
-    assert "game over: player_2 (black) wins" in text
+    assert "game over: player_1 (black) wins" in text
     assert "QH*" not in text  # nothing has "acted" once the game is over
 
 

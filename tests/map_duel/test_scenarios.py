@@ -8,7 +8,7 @@ Every test builds the exact state it needs (``helpers.build_state``) or stacks t
 ``random()`` returns 0.1 or 0.9 is used and the test checks both outcomes without assuming which
 side is "heads"; where no coin is ruled, an rng that fails on any use is passed.
 
-Coordinates in the tests are absolute ``(row, col)`` (row 0 north, ``player_2``'s edge).
+Coordinates in the tests are absolute ``(row, col)`` (row 0 north, ``player_1``'s edge).
 """
 
 from __future__ import annotations
@@ -149,9 +149,9 @@ def test_scenario_02_odd_placement():
 
 def _scenario3_state(x: str, config=None):
     state = new_setup_game(["8H", "2H", "3D", x], config)
-    act(state, cell_action(state, 0, 6, 7))  # player_1 places 2H
+    act(state, cell_action(state, 0, 6, 7))  # player_0 places 2H
     assert state.current == 1 and state.drawn == num("3D")
-    act(state, cell_action(state, 1, 5, 7))  # player_2 places 3D (egocentric cell)
+    act(state, cell_action(state, 1, 5, 7))  # player_1 places 3D (egocentric cell)
     assert at(state, 6, 7) == num("2H") and at(state, 5, 7) == num("3D")
     assert state.current == 0 and state.drawn == num(x)
     return state
@@ -189,9 +189,9 @@ def _face_setup_state():
 
 
 def test_scenario_04_face_down_setup():
-    """Scenario 4: player_1 places QH face down at (7,6); player_2 cannot use that cell and
-    the card is hidden (``hidden_face``) until player_2 has placed; then both are revealed and the
-    main game starts with player_1."""
+    """Scenario 4: player_0 places QH face down at (7,6); player_1 cannot use that cell and
+    the card is hidden (``hidden_face``) until player_1 has placed; then both are revealed and the
+    main game starts with player_0."""
     state = _face_setup_state()
     ok = legal(state)
     # J, Q, K of either own suit: 6 choices, no Ace
@@ -208,7 +208,7 @@ def test_scenario_04_face_down_setup():
     assert state.hidden_face == face("QH")
     assert state.face_status[0][fidx("QH")] == ON_MAP
     assert state.card_count() == 52
-    # player_2 chooses its card, then cannot take the first one's cell
+    # player_1 chooses its card, then cannot take the first one's cell
     assert legal(state) == {L.face_index(f) for f in (0, 1, 2, 4, 5, 6)}
     act(state, L.face_index(fidx("KS")))
     assert state.phase == SETUP_FACE_CELL and state.current == 1
@@ -224,11 +224,11 @@ def test_scenario_04_face_down_setup():
 
 
 def test_scenario_05_jack_direction():
-    """Scenario 5: a player_2 Jack at (5,6) confronts a player_1 King at (6,6) (south is its
-    forward); a player_1 Jack at (6,6) cannot confront a face behind it at (7,6), can at (5,6)."""
+    """Scenario 5: a player_1 Jack at (5,6) confronts a player_0 King at (6,6) (south is its
+    forward); a player_0 Jack at (6,6) cannot confront a face behind it at (7,6), can at (5,6)."""
     state = step2_state(board=with_filler({(5, 6): "JC", (6, 6): "KD"}), current=1)
     assert confront("JC", "KD") in legal(state)
-    # mirrored: a player_2 face north of the black Jack is behind it
+    # mirrored: a player_1 face north of the black Jack is behind it
     state = step2_state(board=with_filler({(5, 6): "JC", (4, 6): "KD"}), current=1)
     assert confront("JC", "KD") not in legal(state)
     state = step2_state(board=with_filler({(6, 6): "JD", (7, 6): "KC"}), current=0)
@@ -249,7 +249,7 @@ def test_scenario_06_queen_sides():
     assert confront("QD", "QC") in ok
     assert confront("QD", "KC") not in ok
     assert confront("QD", "JS") not in ok
-    # the same for player_2's Queen (its left/right are still the same row)
+    # the same for player_1's Queen (its left/right are still the same row)
     board = with_filler({(6, 6): "QS", (6, 5): "JD", (6, 7): "QD", (5, 6): "KD", (7, 6): "JH"})
     state = step2_state(board=board, current=1)
     ok = legal(state)
@@ -540,7 +540,7 @@ def test_scenario_17_new_face_acts_at_once():
 
 
 def test_scenario_18_colour_victory():
-    """Scenario 18: red consumes the only black number card -> player_1 wins at once (+1/-1),
+    """Scenario 18: red consumes the only black number card -> player_0 wins at once (+1/-1),
     with faces still to act."""
     board = {(5, 6): "5C", (6, 6): "KD", (3, 3): "2D", (3, 4): "3H", (9, 9): "4D",
              (10, 10): "JD", (10, 11): "6H", (0, 6): "JC"}
@@ -569,7 +569,7 @@ def test_scenario_18_empty_map_wins_for_nobody():
 
 def test_scenario_19_loss_as_aggressor():
     """Scenario 19: red's only face, a Jack, confronts a King of value 9 and loses: red has no
-    face on the map -> player_2 wins."""
+    face on the map -> player_1 wins."""
     board = with_filler({(6, 6): "JD", (5, 6): "KC"})
     state = step2_state(board=board, pools={1: ["4S", "5C", "8H"]}, current=0)
     rewards = act(state, confront("JD", "KC"), NoCoin())
@@ -810,11 +810,13 @@ def test_flag_max_turns_truncation_built_state():
 
 
 def test_flag_first_player():
-    """Ruling 13: "player_1" always starts (second setup card, first main turn); "random" picks
-    either seat, by the rng."""
+    """Ruling 13: seat 0 (``player_0``) starts by default (second setup card, first main turn),
+    ``first_player=1`` makes seat 1 start; "random" picks either seat, by the rng."""
     for seed in range(5):
         state = rules.new_game(MapDuelConfig(), np.random.default_rng(seed))
         assert state.first == 0 and state.current == 0 and state.phase == SETUP_PLACE
+        state = rules.new_game(MapDuelConfig(first_player=1), np.random.default_rng(seed))
+        assert state.first == 1 and state.current == 1 and state.phase == SETUP_PLACE
     firsts = set()
     for seed in range(20):
         state = rules.new_game(MapDuelConfig(first_player="random"), np.random.default_rng(seed))
@@ -822,6 +824,26 @@ def test_flag_first_player():
         assert state.current == state.first
         firsts.add(state.first)
     assert firsts == {0, 1}
+
+
+def test_old_first_player_name_keeps_its_old_meaning_for_one_release():
+    """``first_player="player_1"`` named the first seat before the agents were renamed
+    ``player_0``/``player_1``: it still means seat 0 (never the new agent ``player_1``), with a
+    warning, and draws nothing from the rng, as before."""
+    with pytest.warns(DeprecationWarning, match="first_player=0"):
+        config = MapDuelConfig(first_player="player_1")
+    assert config == MapDuelConfig(first_player=0)
+    rng, shuffle_only = np.random.default_rng(3), np.random.default_rng(3)
+    state = rules.new_game(config, rng)
+    shuffle_only.permutation(36)
+    assert state.first == 0 and state.current == 0
+    assert rng.bit_generator.state == shuffle_only.bit_generator.state  # no draw for the first seat
+    from empire_envs.envs import raw_env
+
+    with pytest.warns(DeprecationWarning, match="first_player=0"):
+        env = raw_env("map_duel", first_player="player_1")
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"] and env.agent_selection == "player_0"
 
 
 def test_first_player_random_moves_first_in_main_game():
@@ -851,7 +873,13 @@ def test_first_player_random_moves_first_in_main_game():
     ({"board_size": "13"}, TypeError),
     ({"board_size": True}, TypeError),
     ({"board_size": 13.0}, TypeError),
+    ({"first_player": "player_0"}, ValueError),
     ({"first_player": "player_2"}, ValueError),
+    ({"first_player": 2}, ValueError),
+    ({"first_player": -1}, ValueError),
+    ({"first_player": True}, TypeError),
+    ({"first_player": 0.0}, TypeError),
+    ({"first_player": None}, TypeError),
     ({"king_reach": "diagonal"}, ValueError),
     ({"placement_rule": "any"}, ValueError),
     ({"ace_blocking": "all"}, ValueError),
@@ -891,7 +919,7 @@ def test_config_accepts_valid_values():
 
 
 def test_directions_and_ego_frame():
-    """Rulings 10-12: forward is north for player_1 and south for player_2; player_2's cells are
+    """Rulings 10-12: forward is north for player_0 and south for player_1; player_1's cells are
     the board rotated 180 degrees."""
     for seat in (0, 1):
         assert [tuple(d) for d in rules.DIRECTIONS[seat]] == list(EXPECTED_DIRECTIONS[seat])
@@ -905,7 +933,7 @@ def test_directions_and_ego_frame():
 
 
 def test_player2_actions_are_egocentric():
-    """Ruling 12: player_2's CONSUME forward takes the card south of its face; its BUILD right
+    """Ruling 12: player_1's CONSUME forward takes the card south of its face; its BUILD right
     goes west."""
     board = with_filler({(5, 6): "KC", (6, 6): "4D", (12, 3): "KD"})
     state = step2_state(board=board, pools={1: ["9S"]}, current=1)
@@ -987,7 +1015,7 @@ def test_random_games_conserve_cards_and_masks(seed, config, check_every):
 
 def test_new_game_stacked_deck():
     """``new_game(deck=...)``: the first card takes the centre, the second is drawn for
-    player_1; the rest stay in the setup deck."""
+    player_0; the rest stay in the setup deck."""
     deck = deck_order(["9D", "4H", "2C"])
     state = rules.new_game(MapDuelConfig(), np.random.default_rng(0), deck=deck)
     assert at(state, 6, 6) == num("9D")
@@ -1128,8 +1156,8 @@ def _planes(state, seat):
 
 
 def test_scenario_04_face_down_observation():
-    """Scenario 4 (observation): while QH lies face down at (7,6), player_2 sees plane 17 at the
-    rotated cell and no suit or Q plane there; its owner sees its Queen. After player_2 places,
+    """Scenario 4 (observation): while QH lies face down at (7,6), player_1 sees plane 17 at the
+    rotated cell and no suit or Q plane there; its owner sees its Queen. After player_1 places,
     both are visible to both."""
     state = _face_setup_state()
     act(state, L.face_index(fidx("QH")))

@@ -1,7 +1,7 @@
 """The Map Duel action table: ``int <-> Action(kind, a, b)``, in the acting seat's own frame.
 
 ``C = B * B`` cells (169 on the default 13 x 13 board). Cells and directions are egocentric:
-``player_2`` sees the board rotated 180 degrees, so for each seat cell ``row * B + col`` counts
+``player_1`` sees the board rotated 180 degrees, so for each seat cell ``row * B + col`` counts
 from its own far-left corner and direction ``d`` is 0 forward (towards the opponent), 1 right,
 2 back, 3 left. ``f`` and ``e`` are own and enemy face indices ``4 * s + t`` (``s`` lower/higher
 suit, ``t`` J, Q, K, A); ``k`` a card slot ``9 * suit slot + rank - 2``, with suit slots 0 my

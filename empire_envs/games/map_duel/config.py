@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ...core.compat import accepts_old_names
+from ...core.compat import accepts_old_names, deprecated
 
-FIRST_PLAYER_MODES = ("player_1", "random")
+#: ``first_player``: a seat (0 or 1) or ``"random"``
+FIRST_PLAYER_CHOICES = (0, 1, "random")
+#: the old ``first_player`` value, from when the agents were ``player_1`` and ``player_2``: the first seat
+OLD_FIRST_SEAT_NAME = "player_1"
 KING_REACHES = ("orthogonal", "all8")
 PLACEMENT_RULES = ("all_neighbours", "any_neighbour")
 ACE_BLOCKING = ("none", "faces", "cards")
@@ -21,6 +25,26 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
 
 
+def _old_first_seat_name(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``first_player="player_1"`` (before the agents were renamed ``player_0`` and ``player_1``)
+    named the first seat: it is ``first_player=0``, never agent ``player_1``."""
+    if kwargs.get("first_player") != OLD_FIRST_SEAT_NAME:
+        return kwargs
+    deprecated(
+        f"MapDuelConfig first_player={OLD_FIRST_SEAT_NAME!r} (the first seat, now agent 'player_0')",
+        "first_player=0",
+        stacklevel=4,
+    )
+    return {**kwargs, "first_player": 0}
+
+
+def _check_first_player(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError(f"first_player must be a seat int or 'random', got {value!r}")
+    if value not in FIRST_PLAYER_CHOICES:
+        raise ValueError(f"first_player must be one of {FIRST_PLAYER_CHOICES}, got {value!r}")
+
+
 def _check_int(name: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {value!r}")
@@ -28,15 +52,17 @@ def _check_int(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")
 
 
-@accepts_old_names({"max_turns": "length_limit"})
+@accepts_old_names({"max_turns": "length_limit"}, convert=_old_first_seat_name)
 @dataclass(frozen=True)
 class MapDuelConfig:
     """Rule variants of Map Duel (ruling numbers of ``docs/rules/map_duel.md`` in brackets).
 
     Attributes:
         board_size: the board is ``board_size x board_size`` cells, odd, 9 to 25 [7].
-        first_player: who places the second setup card, its starting face first and moves first:
-            ``"player_1"`` or ``"random"`` [13].
+        first_player: the seat that places the second setup card, its starting face first and
+            moves first: ``0`` (agent ``player_0``, red), ``1`` (``player_1``, black) or
+            ``"random"`` [13]. The old value ``"player_1"`` still means seat 0, with a
+            ``DeprecationWarning``, for one release.
         king_reach: a King confronts the 4 ``"orthogonal"`` neighbours or ``"all8"`` [8].
         placement_rule: a setup card must suit ``"all_neighbours"`` or ``"any_neighbour"`` [15].
         sacrifice_exact: a sacrifice must make exactly as many swaps as the card's rank [24].
@@ -56,7 +82,7 @@ class MapDuelConfig:
     """
 
     board_size: int = 13
-    first_player: str = "player_1"
+    first_player: int | str = 0
     king_reach: str = "orthogonal"
     placement_rule: str = "all_neighbours"
     sacrifice_exact: bool = False
@@ -74,7 +100,7 @@ class MapDuelConfig:
         _check_int("board_size", self.board_size, 9, 25)
         if self.board_size % 2 == 0:
             raise ValueError(f"board_size must be odd (the first card takes the centre), got {self.board_size}")
-        _check_choice("first_player", self.first_player, FIRST_PLAYER_MODES)
+        _check_first_player(self.first_player)
         _check_choice("king_reach", self.king_reach, KING_REACHES)
         _check_choice("placement_rule", self.placement_rule, PLACEMENT_RULES)
         _check_choice("ace_blocking", self.ace_blocking, ACE_BLOCKING)

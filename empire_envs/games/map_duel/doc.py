@@ -10,7 +10,7 @@ _TEMPLATE = """Map Duel: two players' face cards fight over a map built from the
 
 ## Description
 
-``player_1`` owns the red face cards (J, Q, K, A of diamonds and hearts), ``player_2`` the black
+``player_0`` owns the red face cards (J, Q, K, A of diamonds and hearts), ``player_1`` the black
 ones. In the setup the players take turns placing the drawn number cards (2-10) into a map under
 a parity and colour rule, then each puts a starting J, Q or K next to it (the first one face
 down). Each turn a player may make one step-1 move (swap a face with a neighbouring number card,
@@ -45,13 +45,14 @@ which face the other player laid face down (with ``hidden_pools=True`` also the 
 
 ## Episode End
 
-Terminated on a win (``infos[agent]["result"]`` is ``"won by player_1"`` or
-``"won by player_2"``) or a draw (no progress for ``no_progress_turns`` turns, or both players
+Terminated on a win (``infos[agent]["result"]`` is ``"won by player_1"`` when ``player_0`` wins
+and ``"won by player_2"`` when ``player_1`` wins: the result strings still count the seats from 1,
+as the agents were named before) or a draw (no progress for ``no_progress_turns`` turns, or both players
 succeeding at once). Truncated after ``length_limit`` turns.
 
 ## Arguments
 
-``empire_envs.envs.map_duel_env(render_mode=None, board_size=13, first_player="player_1",
+``empire_envs.envs.map_duel_env(render_mode=None, board_size=13, first_player=0,
 king_reach="orthogonal", placement_rule="all_neighbours", sacrifice_exact=False,
 build_uses_placement_rule=False, ace_blocking="none", suit_order="CDHS",
 jack_suit_rule="pairwise", ace_vs_ace="coin", hidden_pools=False, no_progress_turns=30,
@@ -63,7 +64,10 @@ Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-
 
 ## Version History
 
-- v0: initial release.
+- v0: initial release. Agents renamed ``player_0`` (red) and ``player_1`` (black), as in every
+  other game (they were ``player_1`` and ``player_2``); ``first_player`` takes a seat, ``0`` or
+  ``1``, or ``"random"`` (the old value ``"player_1"`` still means seat 0, with a
+  ``DeprecationWarning``, for one release). The game itself is unchanged.
 """
 
 ENV_DOC = env_docstring(_TEMPLATE, actions, observe)

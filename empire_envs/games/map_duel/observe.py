@@ -1,6 +1,6 @@
 """Map Duel observation: 19 planes of ``B x B`` cells, then a vector, for one seat's own frame.
 
-The planes are in the seat's egocentric frame (``player_2`` sees the board turned 180 degrees, so
+The planes are in the seat's egocentric frame (``player_1`` sees the board turned 180 degrees, so
 its forward is up). Default board (``B = 13``): 3,400 entries; ``19 * B * B + 189`` in general.
 
 =========  ==================  ================================================================
@@ -152,7 +152,7 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
     obs = np.zeros(NUM_PLANES * cells + VECTOR_SIZE, dtype=np.float32)
     planes = obs[: NUM_PLANES * cells].reshape(NUM_PLANES, cells)
     board = np.fromiter(state.board, dtype=np.intp, count=cells)
-    # player_2's frame is the board turned 180 degrees: its cell x is absolute cell C - 1 - x
+    # player_1's frame is the board turned 180 degrees: its cell x is absolute cell C - 1 - x
     np.take(_code_planes(seat), board if seat == 0 else board[::-1], axis=1, out=planes)
     hidden = state.hidden_face
     if hidden is not None and hidden[0] == seat:

@@ -1,8 +1,8 @@
 """Pictures of a Map Duel state: ``to_text`` (plain text, for ``render_mode="ansi"``) and ``to_rgb``
 (a ``uint8`` image, for ``render_mode="rgb_array"``).
 
-Both draw the board in absolute coordinates (row 0 north, ``player_2``'s edge, at the top; row
-``B - 1`` south, ``player_1``'s edge, at the bottom), whoever looks: the egocentric frame belongs
+Both draw the board in absolute coordinates (row 0 north, ``player_1``'s edge, at the top; row
+``B - 1`` south, ``player_0``'s edge, at the bottom), whoever looks: the egocentric frame belongs
 to the observation and the action indices, not to the pictures.
 
 ``to_text(state, viewer)`` shows either the whole truth (``viewer=None``, a spectator) or what seat
@@ -51,7 +51,7 @@ from .state import (
     number_suit,
 )
 
-SEAT_NAMES = ("player_1", "player_2")
+SEAT_NAMES = ("player_0", "player_1")
 COLOUR_NAMES = ("red", "black")
 #: the mark before a face card in the text grid: the way its owner faces (north, south)
 OWNER_MARKS = ("^", "v")
@@ -162,8 +162,8 @@ def _pool_text(state: MapDuelState, seat: int, viewer: int | None) -> str:
 
 def to_text(state: MapDuelState, viewer: int | None = None) -> str:
     """A header (phase, seat to act, turn, no-progress count, pools, faces, removed cards) above
-    the board as a grid: a number card as ``9D`` / ``10S``; a face card as ``^QH`` (``player_1``'s,
-    facing north) or ``vKS`` (``player_2``'s, facing south), with ``*`` in the faces list once it
+    the board as a grid: a number card as ``9D`` / ``10S``; a face card as ``^QH`` (``player_0``'s,
+    facing north) or ``vKS`` (``player_1``'s, facing south), with ``*`` in the faces list once it
     has acted this turn; ``.`` an empty cell.
 
     ``viewer=None`` is a spectator: the face-down starting card shows in lower case (``^qh``).
@@ -280,7 +280,7 @@ def _number_glyph(n: int, faint: bool = False):
 @lru_cache(maxsize=256)
 def _face_glyph(seat: int, face: int, face_down: bool, acted: bool, pending: bool):
     """A face card: its owner's fill and thick frame, a notch on the side it faces (north for
-    ``player_1``, south for ``player_2``), a back-coloured band when it still lies face down, dim
+    ``player_0``, south for ``player_1``), a back-coloured band when it still lies face down, dim
     once it has acted this turn, a gold frame while a sub-decision is about it."""
     from PIL import Image, ImageDraw
 
@@ -374,7 +374,7 @@ def to_rgb(state: MapDuelState) -> np.ndarray:
     """The spectator's picture, ``image_size(B) + (3,)`` ``uint8`` (``(504, 576, 3)`` for the
     default 13 x 13 board): a header (turn, phase, who acts, no-progress count, result), the board
     as a grid of small cards (number cards white with red or black ink; face cards rose for
-    ``player_1`` and slate for ``player_2``, a notch on the side they face, a band when face down,
+    ``player_0`` and slate for ``player_1``, a notch on the side they face, a band when face down,
     dimmed once they acted this turn, a gold frame while a sub-decision is about them), and a
     panel with both pools, the cards removed from the game, both face decks and the setup card
     just drawn."""

@@ -58,7 +58,7 @@ from .state import (
 )
 
 #: absolute (row, col) step of each egocentric direction (forward, right, back, left), per seat:
-#: ``player_1`` faces north from the south edge, ``player_2`` south from the north edge (10-12)
+#: ``player_0`` faces north from the south edge, ``player_1`` south from the north edge (10-12)
 DIRECTIONS = (
     ((-1, 0), (0, 1), (1, 0), (0, -1)),
     ((1, 0), (0, -1), (-1, 0), (0, 1)),
@@ -80,7 +80,7 @@ def layout(state: MapDuelState) -> ActionLayout:
 
 
 def to_ego(state: MapDuelState, seat: int, cell: int) -> int:
-    """A seat's own index of an absolute cell (``player_2`` sees the board turned 180 degrees)."""
+    """A seat's own index of an absolute cell (``player_1`` sees the board turned 180 degrees)."""
     return cell if seat == 0 else state.B * state.B - 1 - cell
 
 
@@ -182,7 +182,7 @@ def new_game(config: MapDuelConfig, rng: np.random.Generator, *, deck: Sequence[
                 f"reset option 'deck' (a stacked Map Duel deck) lists each of the {NUM_NUMBER_CARDS} number ids "
                 f"0..{NUM_NUMBER_CARDS - 1} once, got {len(order)} ids with {len(order) - len(set(order))} repeats"
             )
-    first = 0 if config.first_player == "player_1" else int(rng.integers(2))
+    first = int(rng.integers(2)) if config.first_player == "random" else int(config.first_player)
     centre = (state.B // 2) * state.B + state.B // 2
     state.board[centre] = order[0]
     state.setup_deck = order[1:][::-1]  # top card last
@@ -905,7 +905,7 @@ def _map_counts(state: MapDuelState) -> tuple[int, int]:
 
 
 def colour_share(state: MapDuelState) -> float:
-    """Red's share of the map's number cards, from ``player_1``'s side (0.5 on an empty map)."""
+    """Red's share of the map's number cards, from ``player_0``'s side (0.5 on an empty map)."""
     numbers, reds = _map_counts(state)
     return reds / numbers if numbers else 0.5
 
@@ -949,6 +949,8 @@ def final_rewards(state: MapDuelState) -> list[float]:
 
 
 def outcome_name(state: MapDuelState) -> str:
+    """The game's result in words. A win still names the seat counted from 1 (``"won by player_1"``
+    for seat 0, agent ``player_0``), the string recorded before the agents' rename."""
     if state.outcome == WON:
         return f"won by player_{state.winner + 1}"
     return {ONGOING: "ongoing", DRAW: "draw", TRUNCATED: "truncated"}[state.outcome]

@@ -1,12 +1,12 @@
 """The Map Duel game state: plain data and a cheap, exact ``clone()``.
 
 Cards. A **number card** has id ``n = suit * 9 + (rank - 2)`` (suits C 0, D 1, H 2, S 3; ranks
-2..10), 36 ids. A **face card** belongs to a seat ``p`` (0 = ``player_1``, red; 1 = ``player_2``,
+2..10), 36 ids. A **face card** belongs to a seat ``p`` (0 = ``player_0``, red; 1 = ``player_1``,
 black) and has own index ``f = 4 * s + t``: ``s = 0`` the seat's lower suit (red D, black C),
 ``s = 1`` its higher suit (red H, black S); ``t = 0..3`` Jack, Queen, King, Ace.
 
 The board is ``B x B`` cells in absolute coordinates, cell ``row * B + col``, row 0 north
-(``player_2``'s edge), row ``B - 1`` south (``player_1``'s edge). ``board[cell]`` is ``EMPTY``
+(``player_1``'s edge), row ``B - 1`` south (``player_0``'s edge). ``board[cell]`` is ``EMPTY``
 (-1), a number id ``0..35``, or ``face_code(p, f) = 36 + 8p + f``.
 
 Zones: the setup deck (``setup_deck``, top card last) and the card drawn from it (``drawn``); the
