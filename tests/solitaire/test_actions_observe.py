@@ -120,6 +120,12 @@ def test_action_docstring_gives_the_direction_numbers_and_index_formula():
                 "up-left": (-1, -1), "up-right": (-1, 1), "down-left": (1, -1),
                 "down-right": (1, 1)}
     assert [expected[name] for name in A.DIRECTION_NAMES] == list(A.DIRECTIONS)
+    # the documented formula is the table's own index of each capture
+    assert all(
+        A.capture(cell, d) == A.CAPTURE[cell][d] == cell * 8 + d == A.encode((A.Kind.CAPTURE, cell, d))
+        for cell in range(15)
+        for d in range(8)
+    )
 
 
 @pytest.mark.parametrize(

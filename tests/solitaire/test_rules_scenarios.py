@@ -534,7 +534,7 @@ def test_the_old_shaping_flags_still_work_with_a_warning():
         assert SolitaireConfig(capture_reward=0.02).shaping == 0.0  # a payment alone never turned shaping on
     with pytest.warns(DeprecationWarning, match="shaping"):
         assert SolitaireConfig(shaping=0.01).capture_reward == 0.01
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError), pytest.warns(DeprecationWarning, match="shaping"):
         SolitaireConfig(shaped_reward=1)  # the old flag was a bool
 
 

@@ -187,6 +187,19 @@ def test_bad_input():
         solver.solve(["AS"] + [-1] * 14, [], backend="gpu")
 
 
+def test_the_kernel_move_codes_are_the_action_table_layout():
+    """The compiled kernel writes the action layout as numbers (numba's cache freezes globals):
+    they must be the table's own indices."""
+    assert all(
+        A.capture(cell, d) == (cell << solver._K_DIRECTION_BITS) + d
+        for cell in range(len(A.CAPTURE))
+        for d in range(A.NUM_DIRECTIONS)
+    )
+    assert A.NUM_DIRECTIONS <= 1 << solver._K_DIRECTION_BITS
+    assert A.REVEAL == solver._K_REVEAL == max(map(max, A.CAPTURE)) + 1
+    assert tuple(range(solver._K_PLACE_BASE, solver._K_PLACE_BASE + len(A.PLACE))) == A.PLACE
+
+
 # ----------------------------------------------------------------------- seeded deals
 
 

@@ -13,7 +13,7 @@ from empire_envs.envs import EmpireSoloEnv
 from empire_envs.games.solo import GAME, observe, rules
 from empire_envs.games.solo import actions as A
 from empire_envs.games.solo.config import SoloConfig
-from empire_envs.games.solo.observe import LAYOUT, OBSERVATION_SIZE, TERRITORY_SIZE
+from empire_envs.games.solo.observe import COUNTS, LAYOUT, OBSERVATION_SIZE, TERRITORY, TERRITORY_SIZE
 from empire_envs.games.solo.state import (
     BASE,
     BATTALION,
@@ -168,10 +168,17 @@ def test_docstring_field_table_matches_the_layout():
     assert documented == LAYOUT.rows()
 
 
+def test_docstring_counts_row_names_the_counts_in_layout_order():
+    fields, _ = rest_tables(observe.__doc__)
+    (meaning,) = [row[2] for row in fields if row[1] == "counts"]
+    assert [part.split("/")[0].strip() for part in meaning.split(",")] == [name for name, _, _ in COUNTS.rows()]
+
+
 def test_docstring_territory_table_covers_one_territory():
     _, territory = rest_tables(observe.__doc__)
     spans = [index_span(row[0]) for row in territory]
     assert spans == [(0, 6), (7, 7), (8, 8), (9, 9), (10, 10)]
+    assert spans == [(first, last) for _, first, last in TERRITORY.rows()]
     assert spans[-1][1] + 1 == TERRITORY_SIZE
     for t in range(6):
         assert LAYOUT[f"territory {t}"] == slice(TERRITORY_SIZE * t, TERRITORY_SIZE * (t + 1))

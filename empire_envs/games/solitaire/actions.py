@@ -51,12 +51,15 @@ ACTIONS: tuple[Action, ...] = TABLE.actions
 NUM_ACTIONS = TABLE.size
 encode = TABLE.encode
 decode = TABLE.decode
+#: CAPTURE[cell][direction]: the index of that capture (``cell * 8 + direction``, as the table lays it out)
+CAPTURE = tuple(tuple(encode((Kind.CAPTURE, cell, d)) for d in range(NUM_DIRECTIONS)) for cell in range(NUM_CELLS))
 REVEAL = encode((Kind.REVEAL,))
 PLACE = tuple(encode((Kind.PLACE, cell)) for cell in range(NUM_CELLS))
 
 
 def capture(cell: int, direction: int) -> int:
-    return cell * NUM_DIRECTIONS + direction
+    """The index of the capture from ``cell`` in ``direction``."""
+    return CAPTURE[cell][direction]
 
 
 def _ray(cell: int, direction: int) -> tuple[int, ...]:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.cards import NUM_CARDS
+from ...core.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS
 from ...core.layout import ObsLayout
 from .config import MAX_CAPTURES
 from .state import NUM_CELLS, STOCK_SIZE, SolitaireState
 
-CARD_SIZE = 17
+#: one card: a one-hot rank, then a one-hot suit
+CARD_SIZE = NUM_RANKS + NUM_SUITS
 LAYOUT = ObsLayout(
     [
         ("cells", NUM_CELLS * CARD_SIZE),
@@ -48,9 +49,10 @@ def observe(state: SolitaireState, seat: int = 0) -> np.ndarray:
     for cell, card in enumerate(state.grid):
         if card >= 0:
             base = cell * CARD_SIZE
-            indices += (base + card % 13, base + 13 + card // 13)
+            indices += (base + card % NUM_RANKS, base + NUM_RANKS + card // NUM_RANKS)
     if state.revealed >= 0:
-        indices += (_REVEALED + state.revealed % 13, _REVEALED + 13 + state.revealed // 13)
+        card = state.revealed
+        indices += (_REVEALED + card % NUM_RANKS, _REVEALED + NUM_RANKS + card // NUM_RANKS)
     indices += [_OUT + card for card in state.out]
     obs[indices] = 1.0
     obs[_STOCK] = len(state.stock) / STOCK_SIZE

@@ -17,13 +17,13 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ...core.cards import NUM_CARDS
+from ...core.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS
 from ...core.compat import deprecated, legacy_determinize_arguments
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
 from . import actions as A
-from .actions import RAYS, Kind
+from .actions import CAPTURE, RAYS, Kind
 from .config import MAX_CAPTURES, SolitaireConfig
 from .state import LOST, NUM_CELLS, ONGOING, STOCK_SIZE, WON, SolitaireState
 
@@ -70,7 +70,7 @@ def new_game(
 
 def matches(card: int, other: int) -> bool:
     """Same rank or same suit."""
-    return card % 13 == other % 13 or card // 13 == other // 13
+    return card % NUM_RANKS == other % NUM_RANKS or card // NUM_RANKS == other // NUM_RANKS
 
 
 def connected(cards: Sequence[int]) -> bool:
@@ -81,7 +81,8 @@ def connected(cards: Sequence[int]) -> bool:
     """
     if len(cards) <= 1:
         return True
-    parent = list(range(17))  # nodes 0-12 are ranks, 13-16 suits; a card joins its two nodes
+    # one node per rank (0-12), then one per suit (13-16); a card joins its rank to its suit
+    parent = list(range(NUM_RANKS + NUM_SUITS))
 
     def find(node: int) -> int:
         while parent[node] != node:
@@ -90,9 +91,10 @@ def connected(cards: Sequence[int]) -> bool:
         return node
 
     for card in cards:
-        parent[find(card % 13)] = find(13 + card // 13)
-    root = find(cards[0] % 13)
-    return all(find(card % 13) == root for card in cards)
+        suit, rank = divmod(card, NUM_RANKS)
+        parent[find(rank)] = find(NUM_RANKS + suit)
+    root = find(cards[0] % NUM_RANKS)
+    return all(find(card % NUM_RANKS) == root for card in cards)
 
 
 def capture_target(grid: Sequence[int], cell: int, direction: int) -> int:
@@ -117,22 +119,23 @@ def legal_actions(state: SolitaireState) -> list[int]:
 
 def capture_moves(grid: Sequence[int]) -> Iterator[tuple[int, int, int]]:
     """``(cell, direction, target)`` of every legal capture, in action-index order."""
+    ranks = NUM_RANKS  # a local: this loop runs for every legal-action query
     for cell in range(NUM_CELLS):
         card = grid[cell]
         if card < 0:
             continue
-        rank, suit = card % 13, card // 13
+        rank, suit = card % ranks, card // ranks
         for direction, ray in enumerate(RAYS[cell]):
             for target in ray:
                 other = grid[target]
                 if other >= 0:
-                    if other % 13 == rank or other // 13 == suit:
+                    if other % ranks == rank or other // ranks == suit:
                         yield cell, direction, target
                     break
 
 
 def _captures(grid: Sequence[int]) -> list[int]:
-    return [cell * 8 + direction for cell, direction, _ in capture_moves(grid)]
+    return [CAPTURE[cell][direction] for cell, direction, _ in capture_moves(grid)]
 
 
 def legal_mask(state: SolitaireState) -> np.ndarray:

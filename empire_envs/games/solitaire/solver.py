@@ -1,8 +1,8 @@
 """Exact solver for Empire Solitaire with the stock order known.
 
-``solve(tableau, stock)`` returns a winning line of env actions (CAPTURE ``cell * 8 + dir``,
-REVEAL 120, PLACE ``121 + cell``), or None when the position cannot be won. Knowing the stock
-makes this an upper bound on any agent, which must play without it. ``solve_stats(...)`` gives
+``solve(tableau, stock)`` returns a winning line of env action indices (``actions.capture(cell,
+dir)``, ``actions.REVEAL``, ``actions.PLACE[cell]``), or None when the position cannot be won.
+Knowing the stock makes this an upper bound on any agent, which must play without it. ``solve_stats(...)`` gives
 the same answer with the nodes searched and the time taken (``experiments/solvability.py``).
 
 Two backends, the same verdicts:
@@ -139,7 +139,7 @@ def _captured_before(grid: Sequence[int], stock: Sequence[int]) -> bool:
 
 
 def _line_from_moves(moves: Sequence[int]) -> list[int]:
-    """Solver moves (capture index, or 121 + cell for "reveal and place") as env actions."""
+    """Solver moves (a capture's index, or a PLACE index for "reveal and place") as env actions."""
     line: list[int] = []
     for move in moves:
         if move > A.REVEAL:
@@ -248,7 +248,7 @@ class _Search:
         for _, cell, direction, target in captures:
             child = list(grid)
             child[target], child[cell] = grid[cell], -1
-            yield cell * 8 + direction, tuple(child), used
+            yield A.capture(cell, direction), tuple(child), used
 
 
 # --------------------------------------------------------------------------------------------
@@ -263,8 +263,8 @@ class _Search:
 # cell below and to the right (lowest set bit of ray mask & occ, by table) and the two lower
 # diagonal neighbours; a matching pair gives both captures (X takes Y, Y takes X).
 #
-# Moves are ints: a capture is ``cell * 8 + direction + 256 * target``, a stock placement is
-# ``121 + cell + 256 * cell`` (reveal the next card and place it on ``cell``).
+# Moves are ints: a capture is its action index + ``256 * target``, a stock placement is its
+# PLACE action index + ``256 * cell`` (reveal the next card and place it on ``cell``).
 #
 # Position key: 5 bits per cell (id + 1, 0 = empty) and the stock cards used: cells 0-11 in
 # ``lo`` (60 bits); cells 12-14, ``used``, a marker bit and the solve's generation number in
@@ -313,6 +313,15 @@ class _Search:
 # all, then one unbounded search in the deterministic order.
 # All phases share the table of lost positions (every entry is a proven fact, whatever order
 # found it), so an aborted phase is not wasted. Lost deals pay at most RESTART_BUDGET extra nodes.
+
+# The kernel's move codes are the env's action indices, and its bit tricks follow the action
+# table's layout (actions.py): captures first, 8 directions a cell (a capture's source cell is
+# ``code >> 3``), then REVEAL, then one PLACE per cell. They are restated here as numbers
+# because numba freezes globals into its on-disk cache, which notices changes to this file only;
+# tests/solitaire/test_solver.py checks them against the action table.
+_K_DIRECTION_BITS = 3
+_K_REVEAL = 120
+_K_PLACE_BASE = 121
 
 _FAST_LOCK = threading.Lock()
 _FAST: dict = {}  # "search": the compiled kernel; "error": why numba is unusable; tables
@@ -517,9 +526,9 @@ def _k_search(
                             if (s2 >> c) & 1:
                                 slept += 1
                                 continue
-                            moves[depth, n] = 121 + c + (c << 8)
+                            moves[depth, n] = _K_PLACE_BASE + c + (c << 8)
                             if order == 0:
-                                sort_keys[n] = (1 << 40) + 1023 - (121 + c)
+                                sort_keys[n] = (1 << 40) + 1023 - (_K_PLACE_BASE + c)
                             else:
                                 rng ^= (rng << 13) & MASK48
                                 rng ^= rng >> 7
@@ -560,9 +569,9 @@ def _k_search(
                             d_ct, d_tc = 7, 4
                         for side in range(2):
                             if side == 0:
-                                src, dst, code, victim = c, t, c * 8 + d_ct, y
+                                src, dst, code, victim = c, t, (c << _K_DIRECTION_BITS) + d_ct, y
                             else:
-                                src, dst, code, victim = t, c, t * 8 + d_tc, x
+                                src, dst, code, victim = t, c, (t << _K_DIRECTION_BITS) + d_tc, x
                             word = code >> 6
                             cbit = 1 << (code & 63)
                             if use_sleep:
@@ -618,12 +627,12 @@ def _k_search(
             t = m >> 8
             if use_sleep:
                 # the child's sleep set: (sleep + searched siblings) minus moves dependent on m
-                if code > 120:
+                if code > _K_REVEAL:
                     dep0 = across[depth, t, 0]
                     dep1 = across[depth, t, 1]
                     dep2 = 0x7FFF
                 else:
-                    a = code >> 3
+                    a = code >> _K_DIRECTION_BITS
                     dep0 = onto[depth, a, 0] | onto[depth, t, 0]
                     dep1 = onto[depth, a, 1] | onto[depth, t, 1]
                     for cell in (a, t):
@@ -635,17 +644,17 @@ def _k_search(
                 sleepw[depth + 1, 0] = (sleepw[depth, 0] | donew[depth, 0]) & ~dep0
                 sleepw[depth + 1, 1] = (sleepw[depth, 1] | donew[depth, 1]) & ~dep1
                 sleepw[depth + 1, 2] = (sleepw[depth, 2] | donew[depth, 2]) & ~dep2
-                if code > 120:
+                if code > _K_REVEAL:
                     donew[depth, 2] |= 1 << t
                 else:
                     donew[depth, code >> 6] |= 1 << (code & 63)
-            if code > 120:  # place the next stock card on t
+            if code > _K_REVEAL:  # place the next stock card on t
                 grid[t] = g + used
                 ingrid |= 1 << (g + used)
                 occ |= 1 << t
                 used += 1
             else:
-                a = code >> 3
+                a = code >> _K_DIRECTION_BITS
                 undo_a[depth] = a
                 victim = grid[t]
                 undo_card[depth] = victim
@@ -678,7 +687,7 @@ def _k_search(
         depth -= 1
         m = moves[depth, idx[depth] - 1]
         t = m >> 8
-        if (m & 255) > 120:
+        if (m & 255) > _K_REVEAL:
             used -= 1
             ingrid &= ~(1 << grid[t])
             grid[t] = -1

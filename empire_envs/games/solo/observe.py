@@ -42,11 +42,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.cards import NUM_CARDS
+from ...core.cards import JACK, KING, NUM_CARDS, NUM_RANKS, NUM_SUITS
 from ...core.layout import ObsLayout
-from .rules import VALUE
+from .rules import BASES_TO_WIN, VALUE
 from .state import (
     BASE,
+    NATIVE,
     NUM_TERRITORIES,
     NUM_UNIT_KINDS,
     PHASE_NAMES,
@@ -55,27 +56,44 @@ from .state import (
     SoloState,
 )
 
-TERRITORY_SIZE = NUM_UNIT_KINDS + 4
+#: one territory's entries, at offset ``TERRITORY_SIZE * t`` (the docstring's second table)
+TERRITORY = ObsLayout(
+    [("unit kind", NUM_UNIT_KINDS), ("unit value", 1), ("host value", 1), ("has recruit", 1), ("recruit value", 1)]
+)
+TERRITORY_SIZE = TERRITORY.size
 MAX_UNIT_VALUE = 52.0
+#: a card's battle value is at most a King's, 13
+MAX_CARD_VALUE = 13.0
+#: a King brings two enemies a round; each takes two entries: its value / 13, then a presence flag
+MAX_ENEMIES = 2
+#: rounds lost in one battle are reported as a fraction of this (clipped to 1)
+ROUNDS_LOST_SCALE = 6.0
+
+#: the entries of the "counts" field, in order (its docstring row names them the same way)
+COUNTS = ObsLayout([("deck size", 1), ("discard size", 1), ("bases", 1), ("draws", 1)])
 
 LAYOUT = ObsLayout(
     [(f"territory {t}", TERRITORY_SIZE) for t in range(NUM_TERRITORIES)]
     + [
-        ("drawn rank", 13),
-        ("drawn suit", 4),
+        ("drawn rank", NUM_RANKS),
+        ("drawn suit", NUM_SUITS),
         ("phase", len(PHASE_NAMES)),
-        ("attacker", 3),
-        ("enemies", 4),
+        ("attacker", KING - JACK + 1),
+        ("enemies", 2 * MAX_ENEMIES),
         ("mode", 2),
         ("split stage", 1),
         ("rounds lost", 1),
-        ("counts", 4),
+        ("counts", COUNTS.size),
         ("discard cards", NUM_CARDS),
         ("deck cards", NUM_CARDS),
     ]
 )
 OBSERVATION_SIZE = LAYOUT.size
 
+_UNIT_VALUE = TERRITORY.start("unit value")
+_HOST_VALUE = TERRITORY.start("host value")
+_HAS_RECRUIT = TERRITORY.start("has recruit")
+_RECRUIT_VALUE = TERRITORY.start("recruit value")
 _DRAWN_RANK = LAYOUT.start("drawn rank")
 _DRAWN_SUIT = LAYOUT.start("drawn suit")
 _PHASE = LAYOUT.start("phase")
@@ -84,7 +102,10 @@ _ENEMIES = LAYOUT.start("enemies")
 _MODE = LAYOUT.start("mode")
 _SPLIT_STAGE = LAYOUT.start("split stage")
 _ROUNDS = LAYOUT.start("rounds lost")
-_COUNTS = LAYOUT.start("counts")
+_DECK_SIZE = LAYOUT.start("counts") + COUNTS.start("deck size")
+_DISCARD_SIZE = LAYOUT.start("counts") + COUNTS.start("discard size")
+_BASES = LAYOUT.start("counts") + COUNTS.start("bases")
+_DRAWS = LAYOUT.start("counts") + COUNTS.start("draws")
 _DISCARD = LAYOUT.start("discard cards")
 _DECK = LAYOUT.start("deck cards")
 
@@ -101,35 +122,35 @@ def observe(state: SoloState, seat: int = 0) -> np.ndarray:
             continue
         recruit = recruits[t]
         if kind == BASE:
-            obs[base + 7] = 1.0
+            obs[base + _UNIT_VALUE] = 1.0
         else:
             total = sum(VALUE[card] for card in cards[t]) + (VALUE[recruit] if recruit >= 0 else 0)
-            obs[base + 7] = total / MAX_UNIT_VALUE
-        if kind >= 4:  # NATIVE, BUILDER or BASE: a single host card ...
+            obs[base + _UNIT_VALUE] = total / MAX_UNIT_VALUE
+        if kind >= NATIVE:  # NATIVE, BUILDER or BASE: a single host card ...
             if len(cards[t]) == 1:  # ... except the builder, which has four
-                obs[base + 8] = VALUE[cards[t][0]] / 13.0
+                obs[base + _HOST_VALUE] = VALUE[cards[t][0]] / MAX_CARD_VALUE
             if recruit >= 0:
-                obs[base + 9] = 1.0
-                obs[base + 10] = VALUE[recruit] / 13.0
+                obs[base + _HAS_RECRUIT] = 1.0
+                obs[base + _RECRUIT_VALUE] = VALUE[recruit] / MAX_CARD_VALUE
     if state.drawn >= 0:
-        obs[_DRAWN_RANK + state.drawn % 13] = 1.0
-        obs[_DRAWN_SUIT + state.drawn // 13] = 1.0
+        obs[_DRAWN_RANK + state.drawn % NUM_RANKS] = 1.0
+        obs[_DRAWN_SUIT + state.drawn // NUM_RANKS] = 1.0
     obs[_PHASE + state.phase] = 1.0
     if state.attacker >= 0:
-        obs[_ATTACKER + state.attacker % 13 - 10] = 1.0
+        obs[_ATTACKER + state.attacker % NUM_RANKS - JACK] = 1.0
         for index, enemy in enumerate(state.enemies):
-            obs[_ENEMIES + 2 * index] = VALUE[enemy] / 13.0
+            obs[_ENEMIES + 2 * index] = VALUE[enemy] / MAX_CARD_VALUE
             obs[_ENEMIES + 2 * index + 1] = 1.0
         if state.mode == SUM:
             obs[_MODE] = 1.0
         elif state.mode == SPLIT:
             obs[_MODE + 1] = 1.0
             obs[_SPLIT_STAGE] = 1.0 if state.split_first_won >= 0 else 0.0
-        obs[_ROUNDS] = min(state.rounds_lost / 6.0, 1.0)
-    obs[_COUNTS] = len(state.deck) / 52.0
-    obs[_COUNTS + 1] = len(state.discard) / 52.0
-    obs[_COUNTS + 2] = kinds.count(BASE) / 3.0
-    obs[_COUNTS + 3] = state.draws / state.config.length_limit
+        obs[_ROUNDS] = min(state.rounds_lost / ROUNDS_LOST_SCALE, 1.0)
+    obs[_DECK_SIZE] = len(state.deck) / NUM_CARDS
+    obs[_DISCARD_SIZE] = len(state.discard) / NUM_CARDS
+    obs[_BASES] = kinds.count(BASE) / BASES_TO_WIN
+    obs[_DRAWS] = state.draws / state.config.length_limit
     if state.discard:
         obs[[_DISCARD + card for card in state.discard]] = 1.0
     if state.deck:

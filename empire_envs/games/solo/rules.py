@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.cards import NUM_CARDS, rank_of
+from ...core.cards import ACE, JACK, KING, NUM_CARDS, QUEEN, is_black, rank_of
 from ...core.compat import deprecated, legacy_determinize_arguments
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
@@ -42,6 +42,7 @@ from .state import (
     NUM_TERRITORIES,
     ORGANIZE,
     OVER,
+    PHASE_NAMES,
     REACT,
     SEND,
     SOLDIER,
@@ -56,15 +57,14 @@ from .state import (
 #: Battle value of each card: A=1, 2-10 face value, J=11, Q=12, K=13.
 VALUE = tuple(rank_of(card) + 1 for card in range(NUM_CARDS))
 #: A-10 of any suit.
-IS_SOLDIER = tuple(rank_of(card) <= 9 for card in range(NUM_CARDS))
+IS_SOLDIER = tuple(rank_of(card) < JACK for card in range(NUM_CARDS))
 #: J, Q, K of any suit.
-IS_FACE = tuple(rank_of(card) >= 10 for card in range(NUM_CARDS))
+IS_FACE = tuple(rank_of(card) >= JACK for card in range(NUM_CARDS))
 #: Black (clubs, spades) J, Q, K or A: promotes battalions and founds bases.
-IS_PROMOTION = tuple((card // 13 in (0, 3)) and rank_of(card) in (0, 10, 11, 12) for card in range(NUM_CARDS))
+IS_PROMOTION = tuple(is_black(card) and rank_of(card) in (ACE, JACK, QUEEN, KING) for card in range(NUM_CARDS))
 #: Black J, Q, K: the face cards a native may take as its recruit.
 IS_BLACK_FACE = tuple(IS_FACE[card] and IS_PROMOTION[card] for card in range(NUM_CARDS))
 
-JACK_RANK, QUEEN_RANK, KING_RANK = 10, 11, 12
 BASES_TO_WIN = 3
 WIN_REWARD, LOSS_REWARD = 1.0, -1.0
 
@@ -178,10 +178,10 @@ def unit_value(state: SoloState, territory: int, recruit_only: bool = False) -> 
 def enemy_target(state: SoloState) -> int:
     """The value a unit sent now must reach (0 for a Jack: any unit wins)."""
     rank = rank_of(state.attacker)
-    if rank == JACK_RANK:
+    if rank == JACK:
         return 0
-    if rank == QUEEN_RANK or state.mode == SPLIT:
-        index = 0 if rank == QUEEN_RANK or state.split_first_won < 0 else 1
+    if rank == QUEEN or state.mode == SPLIT:
+        index = 0 if rank == QUEEN or state.split_first_won < 0 else 1
         return VALUE[state.enemies[index]]
     return VALUE[state.enemies[0]] + VALUE[state.enemies[1]]
 
@@ -295,13 +295,7 @@ def _play(state: SoloState, action: int, rng: np.random.Generator | int | None) 
 
 def _illegal(state: SoloState, why: str, kind: Kind, a: int, b: int) -> IllegalActionError:
     name = A.action_name(A.encode((kind, a, b)))
-    return IllegalActionError(f"{name} is illegal now ({why}); phase is {_phase_name(state)}")
-
-
-def _phase_name(state: SoloState) -> str:
-    from .state import PHASE_NAMES
-
-    return PHASE_NAMES[state.phase]
+    return IllegalActionError(f"{name} is illegal now ({why}); phase is {PHASE_NAMES[state.phase]}")
 
 
 def _require(state: SoloState, ok: bool, why: str, kind: Kind, a: int = -1, b: int = -1) -> None:
@@ -536,14 +530,14 @@ def _start_round(state: SoloState, rng) -> float:
     if num_units(state) == 0:
         return _finish(state, LOST)
     rank = rank_of(state.attacker)
-    if rank == JACK_RANK:
+    if rank == JACK:
         state.phase = SEND
         return 0.0
     enemy = _take_card(state, rng)
     if enemy < 0:
         return 0.0
     state.enemies.append(enemy)
-    if rank == KING_RANK:
+    if rank == KING:
         state.phase = KING_MODE
         return 0.0
     state.phase = SEND
