@@ -254,7 +254,7 @@ def kingdom_card_worth(state: GeneralsState, kind: int) -> float:
 def _battle_result(state: GeneralsState, battle: Battle, blocker: int) -> tuple[bool, bool]:
     """(attacker kills, blocker kills) if ``blocker`` blocks with no tactics."""
     probe = state.clone()
-    probe.battle = battle.copy()
+    probe.battle = battle.clone()
     probe.battle.blocker = blocker
     probe.battle.pumps = battle.pumps[:]
     return rules.kill_tests(probe)
@@ -267,7 +267,7 @@ def block_cost(state: GeneralsState, battle: Battle, blocker: int) -> float:
     if blocker < 0:
         if battle.zone == BF:  # redirected to the Warcamp: the best Warcamp block decides
             home = [u for u, unit in enumerate(state.players[defender].units) if unit is not None and unit.zone == WC]
-            redirected = battle.copy()
+            redirected = battle.clone()
             redirected.zone = WC
             return min([CH_WEIGHT] + [block_cost(state, redirected, u) for u in home])
         return CH_WEIGHT

@@ -68,38 +68,81 @@ class Action(NamedTuple):
     c: int = -1
 
 
+#: the actions without an argument, at the head of every table: their indices do not depend on
+#: the pool or the table size
+SINGLE_ACTIONS = (
+    Kind.PLAY_TURN,
+    Kind.PASS,
+    Kind.DRAW_PLAYING,
+    Kind.DRAW_SUPPLY,
+    Kind.END_PHASE,
+    Kind.NO_BLOCK,
+    Kind.NO_TACTIC,
+)
+
+
+def action_blocks(num_kinds: int, offsets: int) -> tuple[tuple[Kind, tuple[tuple[int, ...], ...]], ...]:
+    """The one declaration of the table: each kind of action with its arguments, in index order.
+
+    ``K = num_kinds`` card kinds, ``U = UNIT_SLOTS`` unit slots, ``S = offsets`` seat offsets
+    (``1..S``, 1 the next player clockwise); an ATTACK's zone is 0 (Battlefield) or 1 (Warcamp)."""
+    kinds = tuple((k,) for k in range(num_kinds))
+    slots = tuple((u,) for u in range(UNIT_SLOTS))
+    seats = tuple((o,) for o in range(1, offsets + 1))
+    attacks = tuple((u, o, z) for u in range(UNIT_SLOTS) for o in range(1, offsets + 1) for z in range(2))
+    return (
+        *((kind, ((),)) for kind in SINGLE_ACTIONS),
+        (Kind.PLAY, kinds),
+        (Kind.PLAY_TO_BF, kinds),
+        (Kind.MOVE, slots),
+        (Kind.DISCARD_UNIT, slots),
+        (Kind.ACTIVATE, slots),
+        (Kind.ATTACK, attacks),
+        (Kind.BLOCK, slots),
+        (Kind.DISCARD_HAND, kinds),
+        (Kind.TARGET_PLAYER, seats),
+        (Kind.TARGET_KIND, kinds),
+    )
+
+
 class ActionLayout:
-    """The index ranges for ``K`` kinds and ``S`` seat offsets, and its ``ActionTable``."""
+    """The table for ``K`` kinds and ``S`` seat offsets (``action_blocks``): its ``ActionTable``,
+    where each kind's indices start (``start``) and the starts the rules read by name."""
 
     def __init__(self, num_kinds: int, offsets: int) -> None:
-        K, U, S = num_kinds, UNIT_SLOTS, offsets
-        self.num_kinds, self.offsets = K, S
-        self.play = 7
-        self.play_to_bf = self.play + K
-        self.move = self.play_to_bf + K
-        self.discard_unit = self.move + U
-        self.activate = self.discard_unit + U
-        self.attack = self.activate + U
-        self.block = self.attack + 2 * U * S
-        self.discard_hand = self.block + U
-        self.target_player = self.discard_hand + K
-        self.target_kind = self.target_player + S
-        self.size = self.target_kind + K
-        table = [Action(Kind(i)) for i in range(7)]
-        table += [Action(Kind.PLAY, k) for k in range(K)]
-        table += [Action(Kind.PLAY_TO_BF, k) for k in range(K)]
-        table += [Action(Kind.MOVE, u) for u in range(U)]
-        table += [Action(Kind.DISCARD_UNIT, u) for u in range(U)]
-        table += [Action(Kind.ACTIVATE, u) for u in range(U)]
-        table += [Action(Kind.ATTACK, u, o, z) for u in range(U) for o in range(1, S + 1) for z in range(2)]
-        table += [Action(Kind.BLOCK, u) for u in range(U)]
-        table += [Action(Kind.DISCARD_HAND, k) for k in range(K)]
-        table += [Action(Kind.TARGET_PLAYER, o) for o in range(1, S + 1)]
-        table += [Action(Kind.TARGET_KIND, k) for k in range(K)]
+        self.num_kinds, self.offsets = num_kinds, offsets
+        table: list[Action] = []
+        self.start: dict[Kind, int] = {}
+        self.stop: dict[Kind, int] = {}
+        for kind, arguments in action_blocks(num_kinds, offsets):
+            self.start[kind] = len(table)
+            table += [Action(kind, *args) for args in arguments]
+            self.stop[kind] = len(table)
         self.table = ActionTable("Empires and Generals", Kind, Action, table)
-        assert self.table.size == self.size == 7 + 4 * K + 4 * U + 2 * U * S + S
+        self.size = self.table.size
+        self.play = self.start[Kind.PLAY]
+        self.play_to_bf = self.start[Kind.PLAY_TO_BF]
+        self.move = self.start[Kind.MOVE]
+        self.discard_unit = self.start[Kind.DISCARD_UNIT]
+        self.activate = self.start[Kind.ACTIVATE]
+        self.attack = self.start[Kind.ATTACK]
+        self.block = self.start[Kind.BLOCK]
+        self.discard_hand = self.start[Kind.DISCARD_HAND]
+        self.target_player = self.start[Kind.TARGET_PLAYER]
+        self.target_kind = self.start[Kind.TARGET_KIND]
+
+    def __reduce__(self) -> tuple:
+        # a pickled state brings back the shared layout of its sizes, not a private copy
+        return layout_for, (self.num_kinds, self.offsets)
+
+    def rows(self) -> list[tuple[str, int, int]]:
+        """``(kind name, first index, last index)`` for each kind: the docstring table's rows."""
+        return [(kind.name, self.start[kind], self.stop[kind] - 1) for kind in self.start]
 
     def attack_index(self, slot: int, offset: int, zone: int) -> int:
+        """The ATTACK of ``slot`` on seat offset ``offset`` in ``zone``: the block's order, slot
+        then offset then zone, as arithmetic (the rules list attacks often; a test holds it to the
+        table)."""
         return self.attack + 2 * self.offsets * slot + 2 * (offset - 1) + zone
 
     def decode(self, index: int) -> Action:
@@ -130,3 +173,6 @@ def layout_for(num_kinds: int, offsets: int) -> ActionLayout:
 
 DEFAULT_LAYOUT = layout_for(50, 3)
 NUM_ACTIONS = DEFAULT_LAYOUT.size
+PLAY_TURN, PASS, DRAW_PLAYING, DRAW_SUPPLY, END_PHASE, NO_BLOCK, NO_TACTIC = (
+    DEFAULT_LAYOUT.start[kind] for kind in SINGLE_ACTIONS
+)

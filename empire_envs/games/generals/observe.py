@@ -55,9 +55,10 @@ from operator import mul
 import numpy as np
 
 from ...core.layout import ObsLayout
+from .cards import KNOWN_EMPIRES as EMPIRES
 from .cards import CardPool, Deck
 from .config import MAX_KINGDOM, UNIT_SLOTS
-from .rules import EMPIRES, bf_entry_flags, unit_numbers
+from .rules import bf_entry_flags, unit_numbers
 from .state import BF, BLOCK, COUNT_TYPECODE, NUM_DECISION_PHASES, OVER, TACTIC, WC, GeneralsState, new_counts
 
 SEAT_FIXED = 17

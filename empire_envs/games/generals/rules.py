@@ -10,17 +10,31 @@ steps leave no trace), so an agent only ever sees real choices.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from operator import mul
+from operator import add, mul
+from typing import cast
 
 import numpy as np
 
 from ...core.compat import deprecated
 from ...core.errors import IllegalActionError
+from ...core.phases import PhaseRules, phase_table
 from . import cards as card_data
-from .actions import ActionLayout, Kind, layout_for
-from .cards import STATIC_EFFECTS, CardPool, Deck
+from .actions import (
+    DRAW_PLAYING,
+    DRAW_SUPPLY,
+    END_PHASE,
+    NO_BLOCK,
+    NO_TACTIC,
+    PASS,
+    PLAY_TURN,
+    ActionLayout,
+    Kind,
+    layout_for,
+)
+from .cards import KNOWN_EMPIRES, STATIC_EFFECTS, CardPool, Deck
 from .config import BASE_HAND_LIMIT, MAX_KINGDOM, GeneralsConfig
 from .state import (
     ARMY,
@@ -34,6 +48,7 @@ from .state import (
     KINGDOM,
     ONGOING,
     OVER,
+    PHASE_NAMES,
     REPLACE_GENERAL,
     TACTIC,
     TARGET_KIND,
@@ -42,25 +57,32 @@ from .state import (
     WC,
     WON,
     Battle,
+    BattleOutcome,
     GeneralsState,
+    Phase,
     PlayerState,
     Unit,
     new_counts,
 )
 
-EMPIRES = ("rome", "mongols", "egypt", "franks")
-
-PLAY_TURN, PASS, DRAW_PLAYING, DRAW_SUPPLY, END_PHASE, NO_BLOCK, NO_TACTIC = range(7)
-
 # Battle outcomes (section 5.5 of the rulings): the row numbers of the outcome table.
-NO_BLOCKER, BLOCKER_OUT, ATTACKER_KILLS, DOUBLE_DEATH, COUNTER_ATTACK, ATTACKER_OUT, DOUBLE_BLOCK = range(1, 8)
+(
+    NO_BLOCKER,
+    BLOCKER_OUT,
+    ATTACKER_KILLS,
+    DOUBLE_DEATH,
+    COUNTER_ATTACK,
+    ATTACKER_OUT,
+    DOUBLE_BLOCK,
+) = BattleOutcome
 
 
 class CardTables:
     """Per-kind numbers of a pool, as tuples the rules index (built once per pool)."""
 
-    def __init__(self, pool) -> None:
+    def __init__(self, pool: CardPool) -> None:
         kinds = pool.kinds
+        self.pool = pool
         self.kinds = kinds
         self.ids = tuple(k.id for k in kinds)
         self.type = tuple(k.type for k in kinds)
@@ -87,6 +109,10 @@ class CardTables:
         self._statics: dict[tuple, dict[str, int]] = {}
         self._layouts: dict[int, ActionLayout] = {}
         self._harvested: dict[frozenset[int], tuple[bool, ...]] = {}
+
+    def __reduce__(self) -> tuple:
+        # a pickled state brings back the shared tables of its pool, not a private copy
+        return _tables_for, (self.pool,)
 
     def harvested_kinds(self, banned: frozenset[int]) -> tuple[bool, ...]:
         """Per kind, whether a Harvest puts it into play while ``banned`` holds the banned kinds:
@@ -123,7 +149,7 @@ class CardTables:
 
 
 @lru_cache(maxsize=8)
-def _tables_for(pool) -> CardTables:
+def _tables_for(pool: CardPool) -> CardTables:
     return CardTables(pool)
 
 
@@ -192,7 +218,7 @@ def new_game(
         first_player = int(rng.integers(config.num_players))
     state.first = state.current = first_player
     _begin_turn(state)
-    _auto_resolve(state)
+    _auto_resolve(state, rng)
     return state
 
 
@@ -444,66 +470,328 @@ def opponents_in_game(state: GeneralsState, seat: int) -> list[int]:
     return [p for p in range(state.num_players) if p != seat and state.players[p].alive]
 
 
+# --------------------------------------------------------------------------- the phases
+#
+# Each phase in one place: who acts, what that seat may do, what an action does. The table at
+# the end of this section (``PHASES``) collects them; ``legal_actions``, ``legal_mask``,
+# ``is_legal``, ``acting_player`` and ``apply_action`` only look the phase up in it.
+
+
+@dataclass(frozen=True)
+class GeneralsPhaseRules(PhaseRules[GeneralsState]):
+    """A phase's rules, plus, for the four main phases, ``choices(state)``: the action that is
+    always legal there (end the phase, no tactic) and an iterator over the others, not in index
+    order. The mask, the legality test and the automatic single choice read it, so none of them
+    sorts, and the legality test stops at the action it looks for."""
+
+    choices: Callable[[GeneralsState], tuple[int, Iterator[int]]] | None = None
+
+
+def _turn_player(state: GeneralsState) -> int:
+    return state.current
+
+
+def _defender(state: GeneralsState) -> int:
+    battle = state.battle
+    assert battle is not None  # BLOCK and TACTIC happen inside a battle
+    return battle.defender
+
+
+def _tactic_side(state: GeneralsState) -> int:
+    """The attacker plays (or declines) its tactic first, then the defender."""
+    battle = state.battle
+    assert battle is not None
+    return battle.attacker if battle.tactic_turn == 0 else battle.defender
+
+
+def _nobody(state: GeneralsState) -> int:
+    return -1
+
+
+def _decoded(state: GeneralsState, action: int) -> tuple[Kind, int, int, int]:
+    """An action's kind and arguments (-1 where unused); legal, hence in range."""
+    kind, a, b, c = state.layout.table.actions[action]
+    return kind, a, b, c
+
+
+# DECLARE (ruling 19): play this turn, or pass it; never two passes in a row.
+
+
+def _declare_actions(state: GeneralsState) -> list[int]:
+    return [PLAY_TURN] if state.players[state.current].passed_last else [PLAY_TURN, PASS]
+
+
+def _apply_declare(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    _declare(state, state.current, action == PASS)
+
+
+# DRAW (rulings 21-22): one pile per draw, as long as it holds a card.
+
+
+def _draw_actions(state: GeneralsState) -> list[int]:
+    player = state.players[state.current]
+    actions = []
+    if player.playing_deck:
+        actions.append(DRAW_PLAYING)
+    if player.supply_pile:
+        actions.append(DRAW_SUPPLY)
+    return actions
+
+
+def _apply_draw(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    player = state.players[state.current]
+    _draw(player, player.playing_deck if action == DRAW_PLAYING else player.supply_pile)
+    state.draws_left -= 1
+    _continue_draw(state)
+
+
+# KINGDOM (ruling 33): Kingdom, Strategy and Capitol cards and main tactics, then END_PHASE.
+
+
+def _kingdom_choices(state: GeneralsState) -> tuple[int, Iterator[int]]:
+    play = state.layout.play
+    return END_PHASE, (play + kind for kind in _kingdom_plays(state, state.current))
+
+
+def _kingdom_actions(state: GeneralsState) -> list[int]:
+    first, more = _kingdom_choices(state)
+    return [first, *more]  # the plays come ascending
+
+
+def _apply_kingdom(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    if action == END_PHASE:
+        state.phase = ARMY
+    else:
+        _play_kingdom_card(state, state.current, _decoded(state, action)[1])
+
+
+# ARMY (rulings 34-39): units to the Warcamp or the Battlefield, abilities, Soldier discards.
+
+
+def _army_choices(state: GeneralsState) -> tuple[int, Iterator[int]]:
+    return END_PHASE, _army_actions(state, state.current, state.layout)
+
+
+def _army_legal_actions(state: GeneralsState) -> list[int]:
+    first, more = _army_choices(state)
+    return [first, *sorted(more)]
+
+
+def _apply_army(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    kind, a, _, _ = _decoded(state, action)
+    seat = state.current
+    if kind is Kind.END_PHASE:
+        state.phase = ATTACK
+    elif kind is Kind.PLAY or kind is Kind.PLAY_TO_BF:
+        _play_unit(state, seat, a, kind is Kind.PLAY_TO_BF)
+    elif kind is Kind.ACTIVATE:
+        _activate(state, seat, a)
+    else:  # DISCARD_UNIT of a Soldier (ruling 38)
+        _discard_unit(state, seat, a)
+
+
+# REPLACE_GENERAL (ruling 36, max_generals > 1): the General a new one replaces.
+
+
+def _replace_general_actions(state: GeneralsState) -> list[int]:
+    discard_unit = state.layout.discard_unit
+    return [discard_unit + slot for slot in generals_in_play(state, state.current)]
+
+
+def _apply_replace_general(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    seat = state.current
+    _discard_unit(state, seat, _decoded(state, action)[1])
+    state.phase = ARMY
+    state.players[seat].hand[state.pending_card] -= 1
+    _enter_play(state, seat, state.pending_card, state.pending_to_bf)
+    state.pending_card = -1
+
+
+# ATTACK (rulings 40-44): free moves, then at most one attack, or END_PHASE.
+
+
+def _attack_choices(state: GeneralsState) -> tuple[int, Iterator[int]]:
+    return END_PHASE, _attack_actions(state, state.current, state.layout)
+
+
+def _attack_legal_actions(state: GeneralsState) -> list[int]:
+    first, more = _attack_choices(state)
+    return [first, *more]  # moves then attacks, ascending
+
+
+def _apply_attack(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    kind, a, b, c = _decoded(state, action)
+    seat = state.current
+    if kind is Kind.END_PHASE:
+        _resolve_phase(state)
+    elif kind is Kind.MOVE:
+        units = state.players[seat].units
+        unit = units[a]
+        assert unit is not None
+        units[a] = unit._replace(zone=WC if unit.zone == BF else BF)
+    else:
+        _declare_attack(state, seat, a, state.seat_at(seat, b), c)
+
+
+# BLOCK (section 5.5, steps 2-3): the defender blocks with a unit of the battle's zone, or not.
+
+
+def _block_actions(state: GeneralsState) -> list[int]:
+    battle = state.battle
+    assert battle is not None
+    block = state.layout.block
+    units = state.players[battle.defender].units
+    return [NO_BLOCK] + [
+        block + slot for slot, unit in enumerate(units) if unit is not None and unit.zone == battle.zone
+    ]
+
+
+def _apply_block(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    kind, a, _, _ = _decoded(state, action)
+    _block(state, a if kind is Kind.BLOCK else -1)
+
+
+# TACTIC (section 5.5, step 4): one battle tactic per side, the attacker first, or none.
+
+
+def _tactic_choices(state: GeneralsState) -> tuple[int, Iterator[int]]:
+    play = state.layout.play
+    return NO_TACTIC, (play + kind for kind in _tactic_plays(state, _tactic_side(state)))
+
+
+def _tactic_legal_actions(state: GeneralsState) -> list[int]:
+    first, more = _tactic_choices(state)
+    return [first, *more]  # the tactics come ascending
+
+
+def _apply_tactic(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    kind, a, _, _ = _decoded(state, action)
+    _tactic(state, _tactic_side(state), a if kind is Kind.PLAY else -1)
+
+
+# TARGET_PLAYER, TARGET_KIND (a destroy_kingdom tactic): an opponent, then a Kingdom card of it.
+
+
+def _target_player_actions(state: GeneralsState) -> list[int]:
+    seat = state.current
+    target_player = state.layout.target_player
+    return sorted(
+        target_player + state.offset_of(seat, p) - 1
+        for p in opponents_in_game(state, seat)
+        if sum(state.players[p].kingdom)
+    )
+
+
+def _apply_target_player(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    state.target_player = state.seat_at(state.current, _decoded(state, action)[1])
+    state.phase = TARGET_KIND
+
+
+def _target_kind_actions(state: GeneralsState) -> list[int]:
+    target_kind = state.layout.target_kind
+    return [target_kind + kind for kind, count in enumerate(state.players[state.target_player].kingdom) if count]
+
+
+def _apply_target_kind(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    kind = _decoded(state, action)[1]
+    target = state.players[state.target_player]
+    target.kingdom[kind] -= 1
+    target.discard[kind] += 1
+    state.target_player = -1
+    state.phase = KINGDOM
+
+
+# DISCARD_HAND (ruling 52): one card at a time down to the hand limit; then the turn ends.
+
+
+def _discard_hand_actions(state: GeneralsState) -> list[int]:
+    discard_hand = state.layout.discard_hand
+    return [discard_hand + kind for kind, count in enumerate(state.players[state.current].hand) if count]
+
+
+def _apply_discard_hand(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    kind = _decoded(state, action)[1]
+    seat = state.current
+    player = state.players[seat]
+    player.hand[kind] -= 1
+    player.discard[kind] += 1
+    if state.tables.is_resource[kind] and kind not in player.banned_at_harvest:
+        player.resources_discarded += 1
+    if sum(player.hand) <= hand_limit(state, seat):
+        _end_turn(state)
+
+
+# OVER: nobody acts.
+
+
+def _no_actions(state: GeneralsState) -> list[int]:
+    return []
+
+
+def _apply_nothing(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    raise IllegalActionError("the game is over")
+
+
+#: every phase's rules, indexed by ``Phase``
+PHASES = cast(
+    "tuple[GeneralsPhaseRules, ...]",
+    phase_table(
+        Phase,
+        {
+            Phase.DECLARE: GeneralsPhaseRules(actor=_turn_player, legal_actions=_declare_actions, apply=_apply_declare),
+            Phase.DRAW: GeneralsPhaseRules(actor=_turn_player, legal_actions=_draw_actions, apply=_apply_draw),
+            Phase.KINGDOM: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_kingdom_actions, apply=_apply_kingdom, choices=_kingdom_choices
+            ),
+            Phase.ARMY: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_army_legal_actions, apply=_apply_army, choices=_army_choices
+            ),
+            Phase.ATTACK: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_attack_legal_actions, apply=_apply_attack, choices=_attack_choices
+            ),
+            Phase.BLOCK: GeneralsPhaseRules(actor=_defender, legal_actions=_block_actions, apply=_apply_block),
+            Phase.TACTIC: GeneralsPhaseRules(
+                actor=_tactic_side, legal_actions=_tactic_legal_actions, apply=_apply_tactic, choices=_tactic_choices
+            ),
+            Phase.TARGET_PLAYER: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_target_player_actions, apply=_apply_target_player
+            ),
+            Phase.TARGET_KIND: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_target_kind_actions, apply=_apply_target_kind
+            ),
+            Phase.DISCARD_HAND: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_discard_hand_actions, apply=_apply_discard_hand
+            ),
+            Phase.REPLACE_GENERAL: GeneralsPhaseRules(
+                actor=_turn_player, legal_actions=_replace_general_actions, apply=_apply_replace_general
+            ),
+            Phase.OVER: GeneralsPhaseRules(actor=_nobody, legal_actions=_no_actions, apply=_apply_nothing),
+        },
+    ),
+)
+GeneralsState.phase_rules = PHASES  # what ``state.acting_player()`` reads
+
+
 # --------------------------------------------------------------------------- legality
+
+
+def acting_player(state: GeneralsState) -> int:
+    """The seat whose decision is pending (-1 once the game is over)."""
+    return PHASES[state.phase].actor(state)
 
 
 def legal_actions(state: GeneralsState) -> list[int]:
     """The legal action indices of the acting seat, ascending."""
-    phase = state.phase
-    if phase == OVER:
-        return []
-    lay = layout(state)
-    seat = state.current if phase != BLOCK and phase != TACTIC else state.acting_player()
-    player = state.players[seat]
-    if phase == DECLARE:
-        return [PLAY_TURN] if player.passed_last else [PLAY_TURN, PASS]
-    if phase == DRAW:
-        actions = []
-        if player.playing_deck:
-            actions.append(DRAW_PLAYING)
-        if player.supply_pile:
-            actions.append(DRAW_SUPPLY)
-        return actions
-    if phase == KINGDOM:
-        return [END_PHASE, *(lay.play + k for k in _kingdom_plays(state, seat))]
-    if phase == ARMY:
-        return [END_PHASE] + sorted(_army_actions(state, seat, lay))
-    if phase == REPLACE_GENERAL:
-        return [lay.discard_unit + u for u in generals_in_play(state, seat)]
-    if phase == ATTACK:
-        return [END_PHASE, *_attack_actions(state, seat, lay)]
-    if phase == BLOCK:
-        battle = state.battle
-        assert battle is not None
-        units = player.units
-        return [NO_BLOCK] + [
-            lay.block + u for u, unit in enumerate(units) if unit is not None and unit.zone == battle.zone
-        ]
-    if phase == TACTIC:
-        return [NO_TACTIC, *(lay.play + k for k in _tactic_plays(state, seat))]
-    if phase == TARGET_PLAYER:
-        return sorted(
-            lay.target_player + state.offset_of(seat, p) - 1
-            for p in opponents_in_game(state, seat)
-            if sum(state.players[p].kingdom)
-        )
-    if phase == TARGET_KIND:
-        kingdom = state.players[state.target_player].kingdom
-        return [lay.target_kind + k for k, count in enumerate(kingdom) if count]
-    if phase == DISCARD_HAND:
-        return [lay.discard_hand + k for k, count in enumerate(player.hand) if count]
-    raise AssertionError(f"unknown phase {phase}")
+    return PHASES[state.phase].legal_actions(state)
 
 
 def legal_mask(state: GeneralsState) -> np.ndarray:
     mask = np.zeros(state.layout.size, dtype=np.int8)
-    if state.phase == OVER:
-        return mask
-    open_choices = _choices(state)
-    if open_choices is None:
-        mask[legal_actions(state)] = 1
-    else:  # the main phases: no need to sort what only marks the mask
-        first, more = open_choices
+    rules = PHASES[state.phase]
+    if rules.choices is None:
+        mask[rules.legal_actions(state)] = 1
+    else:  # no need to sort what only marks the mask
+        first, more = rules.choices(state)
         mask[[first, *more]] = 1
     return mask
 
@@ -513,39 +801,22 @@ def is_legal(state: GeneralsState, action: int) -> bool:
     until it turns up)."""
     if isinstance(action, np.integer):
         action = int(action)
-    if isinstance(action, bool) or not isinstance(action, int) or state.phase == OVER:
+    if isinstance(action, bool) or not isinstance(action, int):
         return False
-    open_choices = _choices(state)
-    if open_choices is None:
-        return action in legal_actions(state)
-    first, more = open_choices
+    rules = PHASES[state.phase]
+    if rules.choices is None:
+        return action in rules.legal_actions(state)
+    first, more = rules.choices(state)
     return action == first or action in more
-
-
-def _choices(state: GeneralsState) -> tuple[int, Iterator[int]] | None:
-    """For the main phases: the action that is always legal (end the phase, no block, no tactic)
-    and an iterator over the others; None for the short sub-decisions."""
-    phase = state.phase
-    seat = state.current if phase != BLOCK and phase != TACTIC else state.acting_player()
-    lay = layout(state)
-    if phase == KINGDOM:
-        return END_PHASE, (lay.play + k for k in _kingdom_plays(state, seat))
-    if phase == ARMY:
-        return END_PHASE, _army_actions(state, seat, lay)
-    if phase == ATTACK:
-        return END_PHASE, _attack_actions(state, seat, lay)
-    if phase == TACTIC:
-        return NO_TACTIC, (lay.play + k for k in _tactic_plays(state, seat))
-    return None
 
 
 def _single_action(state: GeneralsState) -> int | None:
     """The one legal action when there is exactly one, else None (without listing them all)."""
-    open_choices = _choices(state)
-    if open_choices is not None:
-        first, more = open_choices
+    rules = PHASES[state.phase]
+    if rules.choices is not None:
+        first, more = rules.choices(state)
         return first if next(more, None) is None else None
-    legal = legal_actions(state)
+    legal = rules.legal_actions(state)
     return legal[0] if len(legal) == 1 else None
 
 
@@ -663,22 +934,22 @@ def apply_action(state: GeneralsState, action: int, rng: np.random.Generator) ->
             lay.name(action, state.tables.ids) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
         )
         raise IllegalActionError(
-            f"{name} (action {action!r}) is not legal for seat {state.acting_player()} in phase "
-            f"{state.phase}; legal: {legal}"
+            f"{name} (action {action!r}) is not legal for seat {acting_player(state)} in phase "
+            f"{PHASE_NAMES[state.phase]}; legal: {legal}"
         )
     state.rewards = [0.0] * state.num_players
-    _do(state, action)
-    _auto_resolve(state)
+    _do(state, action, rng)
+    _auto_resolve(state, rng)
     return state.rewards
 
 
-def _auto_resolve(state: GeneralsState) -> None:
+def _auto_resolve(state: GeneralsState, rng: np.random.Generator) -> None:
     """Take every decision that has exactly one legal action (they leave no trace)."""
     while state.phase != OVER:
         action = _single_action(state)
         if action is None:
             return
-        _do(state, action)
+        _do(state, action, rng)
 
 
 def _after_departure(state: GeneralsState) -> None:
@@ -689,66 +960,8 @@ def _after_departure(state: GeneralsState) -> None:
         _end_turn(state)
 
 
-def _do(state: GeneralsState, action: int) -> None:
-    kind, a, b, c = state.layout.table.actions[action]  # legal, hence in range
-    phase = state.phase
-    seat = state.current if phase != BLOCK and phase != TACTIC else state.acting_player()
-    if phase == DECLARE:
-        _declare(state, seat, kind is Kind.PASS)
-    elif phase == DRAW:
-        player = state.players[seat]
-        _draw(player, player.playing_deck if kind is Kind.DRAW_PLAYING else player.supply_pile)
-        state.draws_left -= 1
-        _continue_draw(state)
-    elif phase == KINGDOM:
-        if kind is Kind.END_PHASE:
-            state.phase = ARMY
-        else:
-            _play_kingdom_card(state, seat, a)
-    elif phase == ARMY:
-        if kind is Kind.END_PHASE:
-            state.phase = ATTACK
-        elif kind in (Kind.PLAY, Kind.PLAY_TO_BF):
-            _play_unit(state, seat, a, kind is Kind.PLAY_TO_BF)
-        elif kind is Kind.ACTIVATE:
-            _activate(state, seat, a)
-        else:  # DISCARD_UNIT of a Soldier (ruling 38)
-            _discard_unit(state, seat, a)
-    elif phase == REPLACE_GENERAL:
-        _discard_unit(state, seat, a)
-        state.phase = ARMY
-        state.players[seat].hand[state.pending_card] -= 1
-        _enter_play(state, seat, state.pending_card, state.pending_to_bf)
-        state.pending_card = -1
-    elif phase == ATTACK:
-        if kind is Kind.END_PHASE:
-            _resolve_phase(state)
-        elif kind is Kind.MOVE:
-            unit = state.players[seat].units[a]
-            unit.zone = WC if unit.zone == BF else BF
-        else:
-            _declare_attack(state, seat, a, state.seat_at(seat, b), c)
-    elif phase == BLOCK:
-        _block(state, a if kind is Kind.BLOCK else -1)
-    elif phase == TACTIC:
-        _tactic(state, seat, a if kind is Kind.PLAY else -1)
-    elif phase == TARGET_PLAYER:
-        state.target_player = state.seat_at(seat, a)
-        state.phase = TARGET_KIND
-    elif phase == TARGET_KIND:
-        target = state.players[state.target_player]
-        target.kingdom[a] -= 1
-        target.discard[a] += 1
-        state.target_player = -1
-        state.phase = KINGDOM
-    elif phase == DISCARD_HAND:
-        player = state.players[seat]
-        player.hand[a] -= 1
-        player.discard[a] += 1
-        if state.tables.is_resource[a] and a not in player.banned_at_harvest:
-            player.resources_discarded += 1
-        if sum(player.hand) <= hand_limit(state, seat):
-            _end_turn(state)
+def _do(state: GeneralsState, action: int, rng: np.random.Generator) -> None:
+    PHASES[state.phase].apply(state, action, rng)
     _after_departure(state)
 
 
@@ -837,14 +1050,14 @@ def _end_turn(state: GeneralsState) -> None:
     seat = state.current
     for player in state.players:
         player.budget = 0
-        for unit in player.units:
-            if unit is not None:
-                unit.ability_used = False
+        units = player.units
+        for slot, unit in enumerate(units):
+            if unit is not None and unit.ability_used:
+                units[slot] = unit._replace(ability_used=False)
     player = state.players[seat]
-    for kind, count in enumerate(player.supply_fresh):
-        if count:
-            player.supply_ready[kind] += count
-            player.supply_fresh[kind] = 0
+    if any(player.supply_fresh):
+        player.supply_ready = array(COUNT_TYPECODE, map(add, player.supply_ready, player.supply_fresh))
+        player.supply_fresh = new_counts(len(player.supply_fresh))
     state.battle = None
     alive = [p for p in range(state.num_players) if state.players[p].alive]
     if len(alive) < 2:  # the game ended on this turn (a win is handled where it happens)
@@ -934,7 +1147,7 @@ def _activate(state: GeneralsState, seat: int, slot: int) -> None:
     assert unit is not None
     ability = state.tables.kinds[unit.kind].ability
     _pay(state, seat, ability.cost)
-    unit.ability_used = True
+    player.units[slot] = unit._replace(ability_used=True)
     if ability.effect == "draw":
         for _ in range(ability.amount):
             _draw(player, player.playing_deck)
@@ -1349,7 +1562,7 @@ def _deck_counts(deck: Deck, num_kinds: int) -> tuple[tuple[int, ...], tuple[int
 
 def _empire_entry(empire: str) -> int:
     """The empire one-hot entry the observation shows (any empire but the four: "other")."""
-    return EMPIRES.index(empire) if empire in EMPIRES else len(EMPIRES)
+    return KNOWN_EMPIRES.index(empire) if empire in KNOWN_EMPIRES else len(KNOWN_EMPIRES)
 
 
 #: a deck list that fits what the others see of a player, with the player's unseen cards if it

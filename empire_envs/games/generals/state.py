@@ -1,4 +1,5 @@
-"""The Empires and Generals game state: plain data and a cheap, exact ``clone()``.
+"""The Empires and Generals game state: plain data; ``clone()``, equality and pickling are
+derived from the fields each class declares (``core.state.DeclaredState``).
 
 Cards are **kinds** ``k = 0..K-1`` of the loaded pool (ascending ``ref``). Per player
 (``PlayerState``): ``hand``, ``supply_ready``, ``supply_fresh`` (the Supply Line, split by whether
@@ -7,8 +8,9 @@ a card may be spent yet), ``kingdom``, ``discard`` and ``removed`` are per-kind 
 of a deck file's two piles (``cards.MAX_PILE_CARDS`` each), a negative one raises at once, and
 the observation reads them as one buffer, without a conversion per entry;
 ``playing_deck`` and ``supply_pile`` are lists of kinds, top card last; ``strategy`` and
-``capitol`` a kind or -1; ``units`` ``U`` slots, each a ``Unit`` or None. Cards never leave a
-player's own zones, so each player's total is its deck size for the whole game.
+``capitol`` a kind or -1; ``units`` ``U`` slots, each a ``Unit`` (an immutable value: a change
+puts a new one in the slot) or None. Cards never leave a player's own zones, so each player's
+total is its deck size for the whole game.
 
 Turn bookkeeping: ``current`` is the turn player; ``phase`` the pending sub-decision;
 ``round`` counts rounds begun (the first player's turns); ``turns_taken[p]`` the turns seat p has
@@ -19,8 +21,15 @@ outside one); ``target_player`` / ``pending_card`` the Sabotage or General being
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable, Sequence
+from enum import IntEnum
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from ...core.state import CLONES, LIST, SET, SHARED, VALUE, DeclaredState
 from .config import UNIT_SLOTS, GeneralsConfig
+
+if TYPE_CHECKING:
+    from ...core.phases import PhaseRules
 
 #: the array type code of the per-kind counts, and its numpy twin in ``observe``
 COUNT_TYPECODE = "H"
@@ -32,7 +41,25 @@ def new_counts(num_kinds: int) -> array:
     return _ZERO_COUNT * num_kinds
 
 
-# Phases: the pending sub-decision (OVER once the game has ended).
+class Phase(IntEnum):
+    """The pending sub-decision (OVER once the game has ended). ``rules.PHASES`` says, for each,
+    who acts, what that seat may do and what an action does; the value is the phase's entry in
+    the observation's phase one-hot."""
+
+    DECLARE = 0
+    DRAW = 1
+    KINGDOM = 2
+    ARMY = 3
+    ATTACK = 4
+    BLOCK = 5
+    TACTIC = 6
+    TARGET_PLAYER = 7
+    TARGET_KIND = 8
+    DISCARD_HAND = 9
+    REPLACE_GENERAL = 10
+    OVER = 11
+
+
 (
     DECLARE,
     DRAW,
@@ -46,77 +73,90 @@ def new_counts(num_kinds: int) -> array:
     DISCARD_HAND,
     REPLACE_GENERAL,
     OVER,
-) = range(12)
-PHASE_NAMES = (
-    "declare",
-    "draw",
-    "kingdom",
-    "army",
-    "attack",
-    "block",
-    "tactic",
-    "target player",
-    "target kind",
-    "discard hand",
-    "replace general",
-    "over",
-)
-NUM_DECISION_PHASES = 11
+) = Phase
+#: "target player" for TARGET_PLAYER, ...: how the text picture names a phase
+PHASE_NAMES = tuple(phase.name.lower().replace("_", " ") for phase in Phase)
+#: every phase but OVER: the entries of the observation's phase one-hot
+NUM_DECISION_PHASES = len(Phase) - 1
 
 BF, WC = 0, 1  # a unit's zone, and a battle's (ATTACK's z)
 ZONE_NAMES = ("BF", "WC")
 
-# How an episode ended.
-ONGOING, WON, TRUNCATED = range(3)
+
+class GameOutcome(IntEnum):
+    """How an episode ended."""
+
+    ONGOING = 0
+    WON = 1
+    TRUNCATED = 2
 
 
-class Unit:
+ONGOING, WON, TRUNCATED = GameOutcome
+
+
+class BattleOutcome(IntEnum):
+    """The rows of the battle outcome table (section 5.5 of the rulings), numbered as there."""
+
+    NO_BLOCKER = 1
+    BLOCKER_OUT = 2
+    ATTACKER_KILLS = 3
+    DOUBLE_DEATH = 4
+    COUNTER_ATTACK = 5
+    ATTACKER_OUT = 6
+    DOUBLE_BLOCK = 7
+
+
+#: the text picture's name of each outcome row, e.g. "no blocker"
+OUTCOME_NAMES = {outcome.value: outcome.name.lower().replace("_", " ") for outcome in BattleOutcome}
+
+
+class Unit(NamedTuple):
     """A unit in play: its kind, zone, the owner's turn number it entered on (Pull), whether its
-    ability was used this turn."""
+    ability was used this turn. Immutable: a move or an activation puts a changed copy in the
+    slot (``unit._replace(zone=...)``), so a copy of the slot list is an exact copy."""
 
-    __slots__ = ("kind", "zone", "entered_turn", "ability_used")
-
-    def __init__(self, kind: int, zone: int, entered_turn: int, ability_used: bool = False) -> None:
-        self.kind = kind
-        self.zone = zone
-        self.entered_turn = entered_turn
-        self.ability_used = ability_used
-
-    def copy(self) -> Unit:
-        return Unit(self.kind, self.zone, self.entered_turn, self.ability_used)
+    kind: int
+    zone: int
+    entered_turn: int
+    ability_used: bool = False
 
     def __repr__(self) -> str:
-        return f"Unit(kind={self.kind}, zone={'BF' if self.zone == BF else 'WC'}, entered={self.entered_turn})"
+        return f"Unit(kind={self.kind}, zone={ZONE_NAMES[self.zone]}, entered={self.entered_turn})"
 
 
-class PlayerState:
-    __slots__ = (
-        "deck_id",
-        "empire",
-        "hand",
-        "playing_deck",
-        "supply_pile",
-        "supply_ready",
-        "supply_fresh",
-        "kingdom",
-        "strategy",
-        "capitol",
-        "units",
-        "discard",
-        "removed",
-        "ch",
-        "budget",
-        "alive",
-        "passed_last",
-        "turns_taken",
-        "place",
-        "final_reward",
-        "deck_size",
-        "drawn_playing",
-        "drawn_supply",
-        "resources_discarded",
-        "banned_at_harvest",
-    )
+class PlayerState(DeclaredState):
+    """One seat's cards and counters (the module docstring describes the zones)."""
+
+    #: every field and how ``clone()`` copies it; the per-kind counts are ``array("H")``, which
+    #: a slice copies as it does a list, and the unit slots hold immutable ``Unit`` values
+    FIELDS = {
+        "deck_id": VALUE,
+        "empire": VALUE,
+        "hand": LIST,
+        "playing_deck": LIST,
+        "supply_pile": LIST,
+        "supply_ready": LIST,
+        "supply_fresh": LIST,
+        "kingdom": LIST,
+        "strategy": VALUE,
+        "capitol": VALUE,
+        "units": LIST,
+        "discard": LIST,
+        "removed": LIST,
+        "ch": VALUE,
+        "budget": VALUE,
+        "alive": VALUE,
+        "passed_last": VALUE,
+        "turns_taken": VALUE,
+        "place": VALUE,
+        "final_reward": VALUE,
+        "deck_size": VALUE,
+        "drawn_playing": VALUE,
+        "drawn_supply": VALUE,
+        "resources_discarded": VALUE,
+        "banned_at_harvest": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, num_kinds: int) -> None:
         self.deck_id = ""
@@ -149,35 +189,6 @@ class PlayerState:
         self.resources_discarded = 0
         self.banned_at_harvest: frozenset[int] = frozenset()
 
-    def copy(self) -> PlayerState:
-        other = PlayerState.__new__(PlayerState)
-        other.deck_id = self.deck_id
-        other.empire = self.empire
-        other.hand = self.hand[:]
-        other.playing_deck = self.playing_deck[:]
-        other.supply_pile = self.supply_pile[:]
-        other.supply_ready = self.supply_ready[:]
-        other.supply_fresh = self.supply_fresh[:]
-        other.kingdom = self.kingdom[:]
-        other.strategy = self.strategy
-        other.capitol = self.capitol
-        other.units = [u.copy() if u is not None else None for u in self.units]
-        other.discard = self.discard[:]
-        other.removed = self.removed[:]
-        other.ch = self.ch
-        other.budget = self.budget
-        other.alive = self.alive
-        other.passed_last = self.passed_last
-        other.turns_taken = self.turns_taken
-        other.place = self.place
-        other.final_reward = self.final_reward
-        other.deck_size = self.deck_size
-        other.drawn_playing = self.drawn_playing
-        other.drawn_supply = self.drawn_supply
-        other.resources_discarded = self.resources_discarded
-        other.banned_at_harvest = self.banned_at_harvest
-        return other
-
     def card_count(self) -> int:
         """Every card the player owns, wherever it is (a conservation check)."""
         return (
@@ -195,7 +206,7 @@ class PlayerState:
         )
 
 
-class Battle:
+class Battle(DeclaredState):
     """The battle under way. ``stage`` is BLOCK or TACTIC (whose turn in the tactic window:
     ``tactic_turn`` 0 the attacker, 1 the defender); ``blocker`` a slot of the defender or -1;
     ``a_out`` / ``b_out`` the attacker / declared blocker taken out by a tactic; ``pumps`` the
@@ -203,23 +214,24 @@ class Battle:
     ``tactics`` the kinds each side played (-1 none); ``outcomes`` the (zone, outcome number) steps
     so far: a redirect is one step, the final outcome another."""
 
-    __slots__ = (
-        "attacker",
-        "a_slot",
-        "defender",
-        "zone",
-        "stage",
-        "tactic_turn",
-        "blocker",
-        "blocker_declared",
-        "a_out",
-        "b_out",
-        "window_done",
-        "pumps",
-        "redirected",
-        "tactics",
-        "outcomes",
-    )
+    FIELDS = {
+        "attacker": VALUE,
+        "a_slot": VALUE,
+        "defender": VALUE,
+        "zone": VALUE,
+        "stage": VALUE,
+        "tactic_turn": VALUE,
+        "blocker": VALUE,
+        "blocker_declared": VALUE,
+        "a_out": VALUE,
+        "b_out": VALUE,
+        "window_done": VALUE,
+        "pumps": LIST,
+        "redirected": VALUE,
+        "tactics": LIST,
+        "outcomes": LIST,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, attacker: int, a_slot: int, defender: int, zone: int) -> None:
         self.attacker = attacker
@@ -238,45 +250,45 @@ class Battle:
         self.tactics = [-1, -1]
         self.outcomes: list[tuple[int, int]] = []  # (zone, outcome number) steps so far
 
-    def copy(self) -> Battle:
-        other = Battle.__new__(Battle)
-        for name in Battle.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.pumps = self.pumps[:]
-        other.tactics = self.tactics[:]
-        other.outcomes = self.outcomes[:]
-        return other
 
-
-class GeneralsState:
+class GeneralsState(DeclaredState):
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests."""
 
-    __slots__ = (
-        "config",
-        "pool",
-        "tables",
-        "layout",
-        "num_players",
-        "players",
-        "current",
-        "first",
-        "phase",
-        "round",
-        "draws_left",
-        "attacked",
-        "battle",
-        "target_player",
-        "pending_card",
-        "pending_to_bf",
-        "banned",
-        "outcome",
-        "winner",
-        "victory",
-        "finish_order",
-        "last_battle",
-        "rewards",
-        "decks_public",
-    )
+    #: every field and how ``clone()`` copies it (``core.state``); the config, the pool and its
+    #: tables and the action layout are shared, never changed
+    FIELDS = {
+        "config": SHARED,
+        "pool": SHARED,
+        "tables": SHARED,
+        "layout": SHARED,
+        "num_players": VALUE,
+        "players": CLONES,
+        "current": VALUE,
+        "first": VALUE,
+        "phase": VALUE,
+        "round": VALUE,
+        "draws_left": VALUE,
+        "attacked": VALUE,
+        # the battle under way as a list of none or one (``battle`` reads and sets it): a
+        # declared field is copied as a value or through its clone(), and None has no clone()
+        "battle_list": CLONES,
+        "target_player": VALUE,
+        "pending_card": VALUE,
+        "pending_to_bf": VALUE,
+        "banned": SET,
+        "outcome": VALUE,
+        "winner": VALUE,
+        "victory": VALUE,
+        "finish_order": LIST,
+        "last_battle": VALUE,
+        "rewards": LIST,
+        "decks_public": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
+
+    #: the rules' phase table (``rules.PHASES``, indexed by ``Phase``), installed by ``rules`` when
+    #: it is imported, so that ``acting_player`` reads the one definition of who acts
+    phase_rules: ClassVar[Sequence[PhaseRules[GeneralsState]]] = ()
 
     def __init__(self, config: GeneralsConfig, pool, tables) -> None:
         self.config = config
@@ -291,7 +303,7 @@ class GeneralsState:
         self.round = 1
         self.draws_left = 0
         self.attacked = False  # the turn player has attacked this turn
-        self.battle: Battle | None = None
+        self.battle_list: list[Battle] = []
         self.target_player = -1  # the seat a Sabotage targets
         self.pending_card = -1  # the kind being played while a sub-decision is open
         self.pending_to_bf = False
@@ -306,46 +318,19 @@ class GeneralsState:
         # knows each player's deck list
         self.decks_public = False
 
-    def clone(self) -> GeneralsState:
-        other = GeneralsState.__new__(GeneralsState)
-        other.config = self.config
-        other.pool = self.pool
-        other.tables = self.tables
-        other.layout = self.layout
-        other.num_players = self.num_players
-        other.players = [p.copy() for p in self.players]
-        other.current = self.current
-        other.first = self.first
-        other.phase = self.phase
-        other.round = self.round
-        other.draws_left = self.draws_left
-        other.attacked = self.attacked
-        other.battle = self.battle.copy() if self.battle is not None else None
-        other.target_player = self.target_player
-        other.pending_card = self.pending_card
-        other.pending_to_bf = self.pending_to_bf
-        other.banned = set(self.banned)
-        other.outcome = self.outcome
-        other.winner = self.winner
-        other.victory = self.victory
-        other.finish_order = self.finish_order[:]
-        other.last_battle = self.last_battle
-        other.rewards = self.rewards[:]
-        other.decks_public = self.decks_public
-        return other
+    @property
+    def battle(self) -> Battle | None:
+        """The battle under way (None outside one)."""
+        return self.battle_list[0] if self.battle_list else None
+
+    @battle.setter
+    def battle(self, battle: Battle | None) -> None:
+        self.battle_list = [] if battle is None else [battle]
 
     def acting_player(self) -> int:
-        """The seat whose decision is pending (-1 once the game is over)."""
-        if self.phase == OVER:
-            return -1
-        battle = self.battle
-        if self.phase == BLOCK:
-            assert battle is not None
-            return battle.defender
-        if self.phase == TACTIC:
-            assert battle is not None
-            return battle.attacker if battle.tactic_turn == 0 else battle.defender
-        return self.current
+        """The seat whose decision is pending (-1 once the game is over): the phase's ``actor``."""
+        actor: Callable[[GeneralsState], int] = self.phase_rules[self.phase].actor
+        return actor(self)
 
     def seat_at(self, seat: int, offset: int) -> int:
         """The seat ``offset`` places clockwise from ``seat``."""
