@@ -1,0 +1,244 @@
+"""A new game is one package and one registry entry: Toy Nim (``tests/toy_game/``) proves it.
+
+The toy game is built file for file as ``docs/adding_a_game.md`` describes and added with the one
+``register_game(GameEntry(...))`` call below, nothing else. Each test then runs in a fresh
+interpreter (Gymnasium's and PettingZoo's registries are global, so a game registered here must
+not leak into the other tests) and shows that what iterates the registry knows the game: the env
+classes and factories, ``empire_envs.make`` and ``pettingzoo.make``, PettingZoo's own
+``api_test`` and ``seed_test``, the agents named in the entry, ISMCTS finding the rules from a
+state, and the registry-wide protocol checks of ``tests/test_game_protocol.py``. The first test
+shows the other half: the package names the toy game nowhere, so no other list had to change.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pettingzoo
+import pytest
+
+from empire_envs.core.cards import parse_cards
+from empire_envs.registry import all_entries, all_games
+
+from .toy_game import GAME
+from .toy_game import actions as A
+from .toy_game.config import ToyNimConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+TOY_ID = "empire_envs/ToyNim-v0"
+
+#: the whole registration of the toy game: one call
+REGISTER = """
+from empire_envs.registry import GameEntry, Variant, register_game
+
+register_game(
+    GameEntry(
+        key="toy_nim",
+        api="pettingzoo",
+        game="tests.toy_game:GAME",
+        class_name="ToyNimEnv",
+        variants=(
+            Variant("ToyNim-v0", {}, "Toy Nim, as ruled"),
+            Variant("ToyNimShort-v0", {"pile_size": 6, "max_take": 2}, "Toy Nim with a 6-card pile"),
+        ),
+        agents={
+            "heuristic": "tests.toy_game.heuristic:GreedyNimAgent",
+            "ismcts": "empire_envs.agents.ismcts:ISMCTSAgent",
+        },
+        env_name="toy_nim_v0",
+    )
+)
+"""
+
+
+#: as pytest's settings (pyproject.toml): package code must never call a deprecated name
+WARNINGS_AS_ERRORS = """
+import warnings
+
+warnings.filterwarnings("error", category=DeprecationWarning, module="empire_envs")
+"""
+
+
+def run_with_toy_game(body: str) -> str:
+    """Run ``body`` in a fresh interpreter after the one registration call; its stdout. Any
+    assertion that fails in there fails here with its traceback."""
+    code = WARNINGS_AS_ERRORS + REGISTER + textwrap.dedent(body)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,  # python -c puts the working directory first on the import path: tests.toy_game imports
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, f"the toy game's check failed:\n{result.stderr}"
+    return result.stdout
+
+
+def test_the_package_names_the_toy_game_nowhere_and_this_process_never_registered_it():
+    names = ("toy_nim", "ToyNim", "toy_game", "Toy Nim")
+    mentions = [
+        str(path.relative_to(ROOT))
+        for folder in ("empire_envs", "tests", "experiments")
+        for path in (ROOT / folder).rglob("*.py")
+        if "toy_game" not in path.parts
+        and path.name != "test_toy_game.py"
+        and any(name in path.read_text(encoding="utf-8") for name in names)
+    ]
+    assert mentions == [], f"a list of games outside the registry entry names the toy game: {mentions}"
+    assert "toy_nim" not in {game.key for game in all_games()}
+    assert TOY_ID not in {item.env_id for item in all_entries()} and TOY_ID not in pettingzoo.aec_registry
+
+
+def test_the_registry_builds_its_envs_and_classes():
+    run_with_toy_game(
+        """
+        import pickle
+
+        import pettingzoo
+        import empire_envs
+        from empire_envs import envs, registry
+        from tests.toy_game import GAME
+
+        made = empire_envs.make("empire_envs/ToyNim-v0")
+        from_pettingzoo = pettingzoo.make("aec", "empire_envs/ToyNim-v0")
+        for env in (made, from_pettingzoo, registry.make_any("ToyNim-v0"), envs.toy_nim_env()):
+            assert type(env.unwrapped) is envs.ToyNimEnv and env.unwrapped.game is GAME
+            assert env.possible_agents == ["player_0", "player_1"]
+            assert env.metadata["name"] == "toy_nim_v0"
+        assert envs.env_class("toy_nim") is envs.ToyNimEnv and "ToyNimEnv" in dir(envs)
+        assert envs.ToyNimEnv.__module__ == "empire_envs.envs"
+        assert "pile_size=12" in envs.ToyNimEnv.__doc__ and "{arguments}" not in envs.ToyNimEnv.__doc__
+        short = empire_envs.make("empire_envs/ToyNimShort-v0")
+        assert (short.unwrapped.config.pile_size, short.unwrapped.config.max_take) == (6, 2)
+        assert short.action_space("player_0").n == 2 + 52
+        made.reset(seed=4)
+        copy = pickle.loads(pickle.dumps(made.unwrapped))
+        assert copy.game_state == made.unwrapped.game_state
+        assert registry.game_entry("Toy Nim").key == "toy_nim"
+        """
+    )
+
+
+def test_pettingzoo_api_test_and_seed_test_pass():
+    run_with_toy_game(
+        """
+        import importlib
+        import warnings
+
+        import empire_envs
+        from pettingzoo.test import api_test, seed_test
+
+        env = empire_envs.make("empire_envs/ToyNim-v0")
+        # Dict observations with a mask, as PettingZoo's classic games (tests/test_conformance_aec.py)
+        checks = importlib.import_module("pettingzoo.test.api_test")
+        checks.env_obs_dicts.append(str(env.unwrapped))
+        checks.env_obs_space.append(str(env.unwrapped))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            api_test(env, num_cycles=1000, verbose_progress=False)
+            seed_test(lambda: empire_envs.make("empire_envs/ToyNim-v0"), num_cycles=500)
+        """
+    )
+
+
+def test_its_agents_come_from_its_entry_and_ismcts_finds_its_rules():
+    run_with_toy_game(
+        """
+        import empire_envs
+        from empire_envs.agents.base import agent_names, game_name, make_agent
+        from empire_envs.agents.ismcts import ISMCTSAgent, game_of
+        from empire_envs.core.agent import RandomAgent
+        from tests.toy_game import GAME
+        from tests.toy_game.heuristic import GreedyNimAgent
+
+        env = empire_envs.make("empire_envs/ToyNim-v0")
+        name = game_name(env, "unknown")
+        assert name == "Toy Nim" and agent_names(name) == ["random", "heuristic", "ismcts"]
+        assert isinstance(make_agent("random", name, seed=0), RandomAgent)
+        heuristic = make_agent("heuristic", name)
+        assert isinstance(heuristic, GreedyNimAgent)
+        search = make_agent("ismcts", "toy_nim", seed=0, iterations=40)
+        assert isinstance(search, ISMCTSAgent)
+
+        env.reset(seed=1)
+        assert game_of(env.unwrapped.game_state) is GAME
+        players = {"player_0": heuristic, "player_1": search}
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            state = env.unwrapped.game_state
+            action = players[agent].act(observation["observation"], observation["action_mask"], state)
+            assert observation["action_mask"][action] == 1
+            env.step(action)
+        final = env.unwrapped.game_state
+        assert GAME.is_terminal(final) and sorted(GAME.returns(final)) in ([-1.0, 1.0], [0.0, 0.0])
+        """
+    )
+
+
+def test_the_registry_wide_protocol_checks_pass_on_it():
+    out = run_with_toy_game(
+        """
+        from empire_envs.registry import all_entries
+        from tests.test_game_protocol import check_random_games_keep_protocol, check_record_declares_env_spaces
+
+        toy = [item for item in all_entries() if item.game == "toy_nim"]
+        for item in toy:
+            check_record_declares_env_spaces(item)
+            check_random_games_keep_protocol(item, games=5)
+        print(len(toy))
+        """
+    )
+    assert out.split() == ["2"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the CLI lists registry.ENTRIES (the package's own ids), not all_entries(): a game added with "
+    "register_game is missing from `python -m empire_envs list`",
+)
+def test_the_cli_list_shows_it():
+    out = run_with_toy_game(
+        """
+        from empire_envs.cli import main
+
+        main(["list"])
+        """
+    )
+    assert "empire_envs/ToyNim-v0" in out
+
+
+# The toy game's own tests need no registration: the rules are plain functions over a state.
+
+
+def test_a_stacked_deal_scripted_to_its_known_result():
+    config = ToyNimConfig(pile_size=5, max_take=2, hand_limit=2, last_card_bonus=3)
+    state = GAME.new_game(config, np.random.default_rng(0), deck=["KS", "2C", "QH", "3D", "AS"])
+    rng = np.random.default_rng(1)
+    assert GAME.apply_action(state, A.take(2), rng) == [0.0, 0.0]  # seat 0: KS 2C
+    assert GAME.apply_action(state, A.take(2), rng) == [0.0, 0.0]  # seat 1: QH 3D
+    assert GAME.acting_player(state) == 0 and GAME.legal_actions(state) == [A.take(1)]
+    GAME.apply_action(state, A.take(1), rng)  # seat 0 takes the last card (AS), then holds 3
+    assert GAME.legal_actions(state) == sorted(A.discard(card, config) for card in parse_cards(["KS", "2C", "AS"]))
+    result = GAME.apply_action(state, A.discard(parse_cards(["2C"])[0], config), rng)  # K + A + bonus 3 = 17 > Q + 3
+    assert GAME.is_terminal(state) and result == [1.0, -1.0] and GAME.outcome(state) == "won by seat 0"
+
+
+def test_determinize_changes_only_what_the_seat_cannot_see():
+    state = GAME.new_game(GAME.config_class(), np.random.default_rng(2))
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        GAME.apply_action(state, GAME.legal_actions(state)[-1], rng)
+    for seat in (0, 1):
+        world = GAME.determinize(state, seat, np.random.default_rng(seat))
+        assert np.array_equal(GAME.observe(world, seat), GAME.observe(state, seat))
+        assert world.hands[seat] == state.hands[seat] and world.discards == state.discards
+        assert sorted(world.pile + world.hands[1 - seat] + world.unused) == sorted(
+            state.pile + state.hands[1 - seat] + state.unused
+        )
