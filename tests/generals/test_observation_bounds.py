@@ -198,12 +198,13 @@ def test_a_300_card_deck_plays_without_deck_rules(tmp_path):
         card_pool=pool_path, deck_files=[deck], enforce_deck_rules=False, allow_mirror=True
     ).observation_space("player_0")
     lay = observe.observation_layout(state.pool.size, state.config.max_seats)
-    discard_at = lay.start("seats") + observe.SEAT_FIXED + 4 * state.pool.size + legionary
+    seat_row = observe.seat_layout(state.pool.size)
     for seat, offset in ((0, 0), (1, 1)):
         observation = observe.observe(state, seat)
         assert_inside(space, observation)
-        row = offset * (observe.SEAT_FIXED + 5 * state.pool.size)
-        assert observation[discard_at + row] == 292 and observation[lay.start("seats") + row + 5] == 297
+        row = lay.start("seats") + offset * seat_row.size
+        assert observation[row + seat_row.start("discard") + legionary] == 292
+        assert observation[row + seat_row.start("supply size")] == 297
 
 
 def test_stage_none_is_set_exactly_when_no_battle_is_under_way():

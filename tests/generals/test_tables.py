@@ -213,3 +213,103 @@ def test_the_attack_formula_in_the_docstring_is_the_default_tables():
     start = actions.DEFAULT_LAYOUT.attack
     assert meaning.startswith(f"{start} + 6u + 2(o - 1) + z")
     assert 2 * actions.DEFAULT_LAYOUT.offsets == 6
+
+
+# --------------------------------------------------------------------------- observation layout
+
+OBSERVATION_LAYOUTS = {
+    "index": observe.LAYOUT,
+    "seat row": observe.SEAT_LAYOUT,
+    "unit slot": observe.UNIT_LAYOUT,
+    "battle block": observe.BATTLE_LAYOUT,
+}
+
+
+def test_the_observation_docstring_tables_are_the_declared_layouts():
+    tables = rest_tables(observe.__doc__)
+    assert len(tables) == len(OBSERVATION_LAYOUTS)
+    for rows, layout in zip(tables, OBSERVATION_LAYOUTS.values(), strict=True):
+        assert [(row[1], *index_span(row[0])) for row in rows] == layout.rows()
+    for caption, layout in list(OBSERVATION_LAYOUTS.items())[1:]:
+        assert f"{caption} ({layout.size} entries" in observe.__doc__, caption
+    assert observe.OBSERVATION_SIZE == observe.LAYOUT.size == 3779
+    assert "Default size (K = 50, P = 4): 3,779 entries" in observe.__doc__
+
+
+@pytest.mark.parametrize("num_kinds, max_seats", [(50, 4), (1, 2), (13, 6), (200, 3)])
+def test_the_documented_observation_size_formula_is_the_layouts(num_kinds, max_seats):
+    K, P, U = num_kinds, max_seats, UNIT_SLOTS
+    layout = observe.observation_layout(K, P)
+    assert layout.size == 3 * K + P * (17 + 5 * K) + P * U * (K + 9) + (9 + 2 * P + 2 * U + 2 * K) + 11 + 3 + K
+    assert observe.seat_layout(K).size == 17 + 5 * K and observe.unit_layout(K).size == K + 9
+    assert observe.battle_layout(K, P).size == 9 + 2 * P + 2 * U + 2 * K
+
+
+def _read_seat(observation: np.ndarray, state: GeneralsState, offset: int) -> dict[str, object]:
+    """A seat row read back through the declared layout, field by field."""
+    K = state.pool.size
+    row = observe.seat_layout(K)
+    start = observe.observation_layout(K, state.config.max_seats).start("seats") + offset * row.size
+    return {name: observation[start + first : start + last + 1].tolist() for name, first, last in row.rows()}
+
+
+def test_every_named_field_holds_what_its_table_row_says():
+    """The observation read back through the layouts, against the state it shows (a battle, so
+    that the battle block and the unit flags are in use too)."""
+    state = _midgame_state()
+    config, K = state.config, state.pool.size
+    whole, unit_row = observe.observation_layout(K, config.max_seats), observe.unit_layout(K)
+    battle = state.battle
+    values = state.tables.value
+    for seat in range(state.num_players):
+        observation = observe.observe(state, seat)
+        assert observation[whole["my hand"]].tolist() == list(state.players[seat].hand)
+        for offset in range(state.num_players):
+            p = state.seat_at(seat, offset)
+            player, read = state.players[p], _read_seat(observation, state, offset)
+            if not player.alive:
+                assert not any(sum(read.values(), []))
+                continue
+            assert read["alive"] == [1] and read["turn player"] == [p == state.current]
+            assert read["ch"] == [pytest.approx(player.ch / config.target)]
+            assert read["hand size"] == [sum(player.hand)] and read["deck size"] == [len(player.playing_deck)]
+            assert read["supply size"] == [len(player.supply_pile)] and read["passed"] == [player.passed_last]
+            assert read["budget"] == [player.budget]
+            assert read["ready value"] == [sum(c * v for c, v in zip(player.supply_ready, values, strict=True))]
+            assert read["fresh value"] == [sum(c * v for c, v in zip(player.supply_fresh, values, strict=True))]
+            empire = ["rome", "mongols", "egypt", "franks"].index(player.empire)
+            assert read["empire"] == [float(i == empire) for i in range(5)]
+            generals = [u for u in player.units if u is not None and state.tables.is_general[u.kind]]
+            assert read["has general"] == [bool(generals)] and read["kingdom cards"] == [sum(player.kingdom)]
+            line = [a + b for a, b in zip(player.supply_ready, player.supply_fresh, strict=True)]
+            assert read["supply line"] == line and read["kingdom"] == list(player.kingdom)
+            assert read["discard"] == list(player.discard)
+            assert read["strategy"] == [float(k == player.strategy) for k in range(K)]
+            assert read["capitol"] == [float(k == player.capitol) for k in range(K)]
+            numbers = rules.unit_numbers(state, p)
+            for slot, unit in enumerate(player.units):
+                at = whole.start("units") + (offset * UNIT_SLOTS + slot) * unit_row.size
+                cell = {name: observation[at + a : at + b + 1].tolist() for name, a, b in unit_row.rows()}
+                if unit is None:
+                    assert not any(sum(cell.values(), []))
+                    continue
+                assert cell["present"] == [1] and cell["kind"] == [float(k == unit.kind) for k in range(K)]
+                assert cell["battlefield"] == [unit.zone == BF]
+                assert cell["may enter"] == [rules.may_enter_bf(state, p, slot)]
+                assert (cell["strength"][0], cell["life"][0]) == numbers[slot]
+                assert cell["general"] == [state.tables.is_general[unit.kind]]
+                assert cell["ability"] == [state.tables.has_ability[unit.kind] and not unit.ability_used]
+                assert cell["attacker"] == [p == battle.attacker and slot == battle.a_slot and not battle.a_out]
+                assert cell["blocker"] == [p == battle.defender and slot == battle.blocker]
+        block = observe.battle_layout(K, config.max_seats)
+        at = whole.start("battle")
+        read = {name: observation[at + a : at + b + 1].tolist() for name, a, b in block.rows()}
+        assert read["attacker"].index(1) == state.offset_of(seat, battle.attacker)
+        assert read["defender"].index(1) == state.offset_of(seat, battle.defender)
+        assert read["attacker slot"].index(1) == battle.a_slot
+        assert read["zone"].index(1) == battle.zone
+        assert read["blocker"].index(1) == (battle.blocker if battle.blocker >= 0 else UNIT_SLOTS)
+        assert read["stage"].index(1) in (1, 2, 3, 4)
+        assert observation[whole["target"]].tolist() == [config.target / 10]
+        assert observation[whole["slaughterhouse"]].tolist() == [config.slaughterhouse]
+        assert observation[whole["round"]].tolist() == [pytest.approx(state.round / config.length_limit)]

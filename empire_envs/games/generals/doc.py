@@ -60,14 +60,11 @@ Truncated after ``length_limit`` rounds.
 
 ## Arguments
 
-``empire_envs.envs.generals_env(render_mode=None, num_players=2, max_seats=4,
-card_pool="default", deck_files=None, decks="random", allow_mirror=False,
-enforce_deck_rules=True, predestination="standard", game_type="normal", slaughterhouse=False,
-slaughter_floor="zero", attack_transfer=False, play_for_second=False, opening_hand=(5, 2),
-draw_mode="choose", deckout_loses=False, explicit_harvest=False, max_generals=1,
-warcamp_attacks="raider", defender_wins_ties=True, length_limit=60, reward_scheme="win_loss",
-shaping=0.0)``. ``card_pool`` and ``deck_files`` take text or ``pathlib.Path`` paths; the
-files are read and checked once, when the env is made, and every refusal names the argument.
+{{arguments}}
+(every default as the code has it; ``GeneralsConfig`` documents each flag; ``render_mode``:
+``"ansi"`` or ``"rgb_array"``). ``card_pool`` and ``deck_files`` take text or ``pathlib.Path``
+paths; the files are read and checked once, when the env is made, and every refusal names the
+argument.
 ``reset(options={{"decks": [...], "first_player": seat}})`` fixes the decks and the first player
 of one game (checked before use: a list of deck ids, an integer seat).
 
