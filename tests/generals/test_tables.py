@@ -4,11 +4,14 @@
   of each phase is the one the rules page names, and ``acting_player`` is that actor;
 - the states' declared fields (``core.state.DeclaredState``): clone, equality and pickling;
 - the action table (``actions.action_blocks``): the docstring's index ranges, its size formula and
-  the ATTACK index formula are the table's own.
+  the ATTACK index formula are the table's own;
+- the observation layouts: the docstring's tables, sizes and formula, and each named field;
+- the card encoding: card types asked through ``CardKind``'s predicates, one list of empires.
 """
 
 from __future__ import annotations
 
+import inspect
 import pickle
 import random
 import re
@@ -17,8 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from empire_envs.games.generals import GeneralsConfig, actions, observe, rules
+from empire_envs.agents import generals_heuristic as heuristic
+from empire_envs.games.generals import GeneralsConfig, actions, observe, render, rules
+from empire_envs.games.generals import state as state_module
 from empire_envs.games.generals.actions import SINGLE_ACTIONS, Kind, action_blocks, layout_for
+from empire_envs.games.generals.cards import BATTLE_EFFECTS, KNOWN_EMPIRES, default_deck_ids
 from empire_envs.games.generals.config import UNIT_SLOTS
 from empire_envs.games.generals.state import (
     BF,
@@ -313,3 +319,27 @@ def test_every_named_field_holds_what_its_table_row_says():
         assert observation[whole["target"]].tolist() == [config.target / 10]
         assert observation[whole["slaughterhouse"]].tolist() == [config.slaughterhouse]
         assert observation[whole["round"]].tolist() == [pytest.approx(state.round / config.length_limit)]
+
+
+# --------------------------------------------------------------------------- card encoding
+
+
+def test_the_engine_asks_card_types_through_the_card_predicates():
+    """The type words live in cards.py; the engine never compares a card's type to a literal."""
+    for module in (rules, observe, state_module, render, heuristic):
+        source = inspect.getsource(module)
+        assert not re.search(r"\.type\s*(==|!=|in)\s*[(\"']", source), module.__name__
+        assert "EMPIRES = (" not in source, f"{module.__name__} lists the empires again"
+
+
+def test_card_predicates_split_the_pool_as_the_types_say():
+    pool = GeneralsConfig().pool
+    for card in pool.kinds:
+        assert card.is_unit == (card.type in ("general", "soldier")) == (card.is_general or card.is_soldier)
+        assert card.is_static == (card.type in ("kingdom", "strategy", "capitol"))
+        assert card.is_tactic == (card.is_main_tactic or card.is_battle_tactic)
+    tables = rules.CardTables(pool)
+    assert tables.kingdom_phase_kinds == tuple(k.index for k in pool.kinds if k.is_static or k.is_main_tactic)
+    assert {pool.kinds[k].effect for k in tables.battle_tactic_kinds} <= set(BATTLE_EFFECTS)
+    assert {name: slot for slot, name in enumerate(KNOWN_EMPIRES)} == observe.EMPIRE_SLOT
+    assert default_deck_ids() == KNOWN_EMPIRES

@@ -84,7 +84,18 @@ Deck legality (``check_deck``, ruling 5 plus the placement rule of sections 5.2 
     (section 5.7): its era is allowed (era ``any`` always is), and neither one of its tags nor
     its faction is excluded.
 
-Kinds are indexed ``k = 0..K-1`` in ascending ref order; a ``Deck`` lists kind indices.
+Card encoding
+    Generals deals no standard playing cards, so nothing here comes from
+    ``empire_envs.core.cards``. A card is a **kind** of the loaded pool: ``k = 0..K-1`` in
+    ascending ``ref`` order (``CardPool.kinds[k]``, and ``CardPool.index(card_id)`` back), and
+    every copy of a kind is identical, so a zone holds a count per kind and a ``Deck`` lists kind
+    indices. The rules, the action table (``PLAY(k)``, ``DISCARD_HAND(k)``, ``TARGET_KIND(k)``)
+    and the observation (counts and one-hots per kind) all index by ``k``; a card's ``id`` names
+    it in files, action names and pictures. The type words of the files are declared here once
+    (``CARD_TYPES``, ``UNIT_TYPES``, ``STATIC_TYPES``) and the engine asks them through
+    ``CardKind``'s predicates (``is_unit``, ``is_general``, ``is_static``, ``is_main_tactic``,
+    ...); ``KNOWN_EMPIRES`` are the prebuilt decks' empires and the observation's empire one-hot
+    (any other empire shares one last entry).
 """
 
 from __future__ import annotations
@@ -302,6 +313,16 @@ class CardKind:
     @property
     def is_tactic(self) -> bool:
         return self.type == "tactics"
+
+    @property
+    def is_main_tactic(self) -> bool:
+        """A tactic played in its owner's Kingdom phase (``timing = "main"``)."""
+        return self.type == "tactics" and self.timing == "main"
+
+    @property
+    def is_battle_tactic(self) -> bool:
+        """A tactic played in a battle's tactic window (``timing = "battle"``)."""
+        return self.type == "tactics" and self.timing == "battle"
 
     @property
     def is_resource(self) -> bool:

@@ -41,7 +41,7 @@ def _unit_text(state: GeneralsState, seat: int, slot: int) -> str:
     unit = state.players[seat].units[slot]
     assert unit is not None
     card = state.tables.kinds[unit.kind]
-    marks = "G" if card.type == "general" else "S"
+    marks = "G" if card.is_general else "S"
     return f"u{slot}:{card.id}({marks} {unit_strength(state, seat, slot)}/{unit_life(state, seat, slot)})"
 
 

@@ -86,26 +86,20 @@ class CardTables:
         self.kinds = kinds
         self.ids = tuple(k.id for k in kinds)
         self.type = tuple(k.type for k in kinds)
-        self.is_unit = tuple(k.type in ("general", "soldier") for k in kinds)
-        self.is_general = tuple(k.type == "general" for k in kinds)
-        self.is_soldier = tuple(k.type == "soldier" for k in kinds)
-        self.is_resource = tuple(k.type == "resource" for k in kinds)
+        self.is_unit = tuple(k.is_unit for k in kinds)
+        self.is_general = tuple(k.is_general for k in kinds)
+        self.is_soldier = tuple(k.is_soldier for k in kinds)
+        self.is_resource = tuple(k.is_resource for k in kinds)
         self.cost = tuple(k.cost for k in kinds)
         self.value = tuple(k.value for k in kinds)
         self.static = {name: tuple(int(getattr(k, name)) for k in kinds) for name in STATIC_EFFECTS}
-        self.has_static = tuple(
-            k.type in ("kingdom", "strategy", "capitol") and any(getattr(k, n) for n in STATIC_EFFECTS) for k in kinds
-        )
-        self.ultra_rare = tuple(k.rarity == "ultra_rare" for k in kinds)
+        self.has_static = tuple(k.is_static and any(getattr(k, n) for n in STATIC_EFFECTS) for k in kinds)
+        self.ultra_rare = tuple(k.is_ultra_rare for k in kinds)
         self.has_ability = tuple(k.ability is not None for k in kinds)
         # the kinds each main phase may play, ascending: what its legality loops look at
-        self.kingdom_phase_kinds = tuple(
-            k.index
-            for k in kinds
-            if k.type in ("kingdom", "strategy", "capitol") or (k.type == "tactics" and k.timing == "main")
-        )
-        self.unit_kinds = tuple(k.index for k in kinds if k.type in ("general", "soldier"))
-        self.battle_tactic_kinds = tuple(k.index for k in kinds if k.type == "tactics" and k.timing == "battle")
+        self.kingdom_phase_kinds = tuple(k.index for k in kinds if k.is_static or k.is_main_tactic)
+        self.unit_kinds = tuple(k.index for k in kinds if k.is_unit)
+        self.battle_tactic_kinds = tuple(k.index for k in kinds if k.is_battle_tactic)
         self._statics: dict[tuple, dict[str, int]] = {}
         self._layouts: dict[int, ActionLayout] = {}
         self._harvested: dict[frozenset[int], tuple[bool, ...]] = {}
@@ -348,7 +342,7 @@ def unit_numbers(state: GeneralsState, seat: int) -> list[tuple[int, int] | None
             numbers.append(None)
             continue
         card = kinds[unit.kind]
-        general = card.type == "general"
+        general = card.is_general
         strength = card.strength + totals["general_str" if general else "soldier_str"]
         life = card.life + totals["general_life" if general else "soldier_life"]
         if unit.zone == BF:
@@ -831,11 +825,11 @@ def _kingdom_plays(state: GeneralsState, seat: int) -> Iterator[int]:
         if not hand[kind] or kind in banned or cost[kind] > money_at_hand:
             continue
         card = tables.kinds[kind]
-        if card.type == "kingdom":
+        if card.is_kingdom:
             if sum(player.kingdom) >= MAX_KINGDOM:
                 continue
         elif (
-            card.type == "tactics"
+            card.is_tactic
             and card.effect == "destroy_kingdom"
             and not any(sum(state.players[p].kingdom) for p in opponents_in_game(state, seat))
         ):
@@ -1090,13 +1084,13 @@ def _play_kingdom_card(state: GeneralsState, seat: int, kind: int) -> None:
     _pay(state, seat, effective_cost(state, seat, kind))
     player.hand[kind] -= 1
     _ban_if_ultra_rare(state, kind)
-    if card.type == "kingdom":
+    if card.is_kingdom:
         player.kingdom[kind] += 1
-    elif card.type == "strategy":  # ruling 31: one slot, the old one is discarded
+    elif card.is_strategy:  # ruling 31: one slot, the old one is discarded
         if player.strategy >= 0:
             player.discard[player.strategy] += 1
         player.strategy = kind
-    elif card.type == "capitol":  # ruling 28
+    elif card.is_capitol:  # ruling 28
         if player.capitol >= 0:
             player.discard[player.capitol] += 1
         player.capitol = kind
