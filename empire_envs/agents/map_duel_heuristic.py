@@ -22,13 +22,13 @@ import numpy as np
 
 from ..games.map_duel import rules
 from ..games.map_duel.actions import Kind, layout_for
-from ..games.map_duel.state import OVER, REMOVED, SETUP_FACE, MapDuelState
+from ..games.map_duel.state import KING_TYPE, NUM_NUMBER_CARDS, REMOVED, MapDuelState, Phase, face_type
 from .base import SeededAgent
 
 
 def evaluate(state: MapDuelState, seat: int) -> float:
     """How good ``state`` looks for ``seat`` (higher is better; a win is worth 100)."""
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         if state.winner == seat:
             return 100.0
         return -100.0 if state.winner == 1 - seat else 0.0
@@ -55,7 +55,7 @@ def _reach(state: MapDuelState, seat: int) -> float:
     targets = [
         divmod(cell, B)
         for cell, code in enumerate(state.board)
-        if 0 <= code < 36 and not rules.is_own_colour(seat, code)
+        if 0 <= code < NUM_NUMBER_CARDS and not rules.is_own_colour(seat, code)
     ]
     if not faces or not targets:
         return 0.0
@@ -77,8 +77,8 @@ class MapDuelHeuristicAgent(SeededAgent):
             return legal[0]
         seat = state.current
         lay = layout_for(state.B)
-        if state.phase == SETUP_FACE:  # a King: its pool value counts most in confrontations
-            kings = [a for a in legal if lay.decode(a).a % 4 == 2]
+        if state.phase == Phase.SETUP_FACE:  # a King: its pool value counts most in confrontations
+            kings = [a for a in legal if face_type(lay.decode(a).a) == KING_TYPE]
             return kings[int(self.rng.integers(len(kings)))] if kings else legal[0]
         best, best_score = [], -np.inf
         for action in legal:

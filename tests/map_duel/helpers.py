@@ -14,23 +14,23 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from empire_envs.core.cards import SUIT_LETTERS
 from empire_envs.games.map_duel.actions import layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import (
     DECK,
     EMPTY,
-    FACE_LETTERS,
+    FACE_TYPE_LETTERS,
     NUM_FACES,
     NUM_NUMBER_CARDS,
     ON_MAP,
-    OVER,
     REMOVED,
     SEAT_SUITS,
-    STEP1,
-    STEP2,
-    SUIT_LETTERS,
+    SETUP_PHASES,
     MapDuelState,
+    Phase,
     face_code,
+    face_index,
     number_id,
     seat_of_colour_suit,
 )
@@ -53,7 +53,7 @@ def _rules():
 
 
 def is_face(card: str) -> bool:
-    return card[0] in FACE_LETTERS
+    return card[0] in FACE_TYPE_LETTERS
 
 
 def num(card: str) -> int:
@@ -71,10 +71,10 @@ def nums(cards: Iterable[str]) -> list[int]:
 def face(card: str) -> tuple[int, int]:
     """``(seat, own face index)`` from ``"QH"``: the seat owning that colour."""
     assert is_face(card) and len(card) == 2, card
-    t = FACE_LETTERS.index(card[0])
+    t = FACE_TYPE_LETTERS.index(card[0])
     suit = SUIT_LETTERS.index(card[1])
     seat = seat_of_colour_suit(suit)
-    return seat, 4 * SEAT_SUITS[seat].index(suit) + t
+    return seat, face_index(SEAT_SUITS[seat].index(suit), t)
 
 
 def fidx(card: str) -> int:
@@ -117,7 +117,7 @@ def build_state(
     removed_faces: Sequence[str] = (),
     current: int = 0,
     first: int = 0,
-    phase: int = STEP1,
+    phase: int = Phase.STEP_1,
     step1_done: bool | None = None,
     acted: Iterable[int] = (),
     turn: int = 1,
@@ -180,7 +180,7 @@ def build_state(
     state.first = first
     state.turn = turn
     state.no_progress = no_progress
-    state.step1_done = (phase != STEP1) if step1_done is None else step1_done
+    state.step1_done = (phase != Phase.STEP_1) if step1_done is None else step1_done
     state.acted = set(acted)
     if fill_removed:
         assert state.card_count() == 52
@@ -189,7 +189,7 @@ def build_state(
 
 def step2_state(config: MapDuelConfig | None = None, **kwargs) -> MapDuelState:
     """``build_state`` in step 2 (step 1 done)."""
-    return build_state(config, phase=STEP2, **kwargs)
+    return build_state(config, phase=Phase.STEP_2, **kwargs)
 
 
 # --------------------------------------------------------------------------- play
@@ -235,9 +235,9 @@ def finish_turn(state: MapDuelState, rng=None) -> None:
     the turn itself (only END_TURN legal)."""
     L = layout_for(state.B)
     seat, turn = state.current, state.turn
-    if state.phase == STEP1:
+    if state.phase == Phase.STEP_1:
         act(state, L.pass_step1, rng)
-    if state.phase != OVER and state.current == seat and state.turn == turn and state.phase == STEP2:
+    if state.phase != Phase.OVER and state.current == seat and state.turn == turn and state.phase == Phase.STEP_2:
         act(state, L.end_turn, rng)
 
 
@@ -249,10 +249,8 @@ def snapshot(state: MapDuelState) -> dict:
 
 def play_setup(state: MapDuelState, rng: np.random.Generator) -> None:
     """Play the rest of the setup with uniformly random legal choices."""
-    from empire_envs.games.map_duel.state import SETUP_FACE, SETUP_FACE_CELL, SETUP_PLACE
-
     rules = _rules()
-    while state.phase in (SETUP_PLACE, SETUP_FACE, SETUP_FACE_CELL):
+    while state.phase in SETUP_PHASES:
         actions = rules.legal_actions(state)
         rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
 

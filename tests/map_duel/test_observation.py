@@ -20,12 +20,9 @@ from empire_envs.games.map_duel.state import (
     NUM_FACES,
     NUM_NUMBER_CARDS,
     ON_MAP,
-    OVER,
-    PLACE_CELL,
-    PLACE_PAY,
-    SAC_MOVE,
     SEAT_SUITS,
     SUIT_SLOT,
+    Phase,
     face_suit,
     number_rank,
 )
@@ -37,7 +34,7 @@ def reference_observation(state, seat: int) -> np.ndarray:
     enemy = 1 - seat
     planes = np.zeros((observe.NUM_PLANES, cells), dtype=np.float32)
     hidden = state.hidden_face if state.hidden_face is not None and state.hidden_face[0] != seat else None
-    own_turn = state.current == seat and state.phase != OVER
+    own_turn = state.current == seat and state.phase != Phase.OVER
     for cell, code in enumerate(state.board):
         x = cell if seat == 0 else cells - 1 - cell
         if code == EMPTY:
@@ -77,16 +74,16 @@ def reference_observation(state, seat: int) -> np.ndarray:
     vector[120:123] = values(seat)
     if not state.config.hidden_pools:
         vector[123:126] = values(enemy)
-    if state.phase != OVER:
+    if state.phase != Phase.OVER:
         vector[126 + state.phase] = 1
     if state.drawn >= 0:
         vector[136 + CARD_SLOT[seat][state.drawn]] = 1
     if own_turn:
         if state.pending_face >= 0:
             vector[172 + state.pending_face] = 1
-        if state.phase == SAC_MOVE:
+        if state.phase == Phase.SACRIFICE_MOVE:
             vector[180] = state.moves_left
-        if state.phase in (PLACE_CELL, PLACE_PAY) and state.pay_target:
+        if state.phase in (Phase.PLACE_CELL, Phase.PLACE_PAY) and state.pay_target:
             if state.pay_target == rules.ACE_PAYMENT:
                 vector[182] = 1
             else:

@@ -4,25 +4,34 @@ symmetry of the observation, card conservation, the end within ``length_limit``,
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from empire_envs.core.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from empire_envs.games.map_duel import rules
+from empire_envs.games.map_duel.actions import layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.observe import LAYOUT, observe
 from empire_envs.games.map_duel.state import (
-    CLUBS,
-    DIAMONDS,
     EMPTY,
     FACE_BASE,
-    HEARTS,
     NUM_FACES,
     NUM_NUMBER_CARDS,
-    SPADES,
     TRUNCATED,
     WON,
     MapDuelState,
+    Phase,
+    number_id,
+    number_rank,
+    number_suit,
 )
+from empire_envs.registry import ENTRIES
+
+from .helpers import BACK, FORWARD, LEFT, NoCoin, build_state, fidx, num
+from .helpers import cell as cell_at
 
 #: the colour swap: each red suit becomes the black suit of the same rank in its colour pair
 SWAP_SUIT = {DIAMONDS: CLUBS, HEARTS: SPADES, CLUBS: DIAMONDS, SPADES: HEARTS}
@@ -30,7 +39,7 @@ I_AM_RED = LAYOUT.start("scalars")
 
 
 def swap_card(n: int) -> int:
-    return SWAP_SUIT[n // 9] * 9 + n % 9
+    return number_id(SWAP_SUIT[number_suit(n)], number_rank(n))
 
 
 def mirror(state: MapDuelState) -> MapDuelState:
@@ -93,13 +102,17 @@ def test_mirrored_position_looks_the_same_to_the_other_seat(seed):
 
 
 def play_random_game(config: MapDuelConfig, seed: int) -> dict:
+    """A seeded masked random game, checked as it goes; its outcome, decisions and turns, and the
+    most decisions any one turn took."""
     rng = np.random.default_rng(seed)
     state = rules.new_game(config, rng)
     totals = [0.0, 0.0]
     steps = 0
+    decisions_in_turn: Counter[int] = Counter()  # turn 0 is the setup
     while not rules.is_terminal(state):
         legal = rules.legal_actions(state)
         assert legal
+        decisions_in_turn[state.turn] += 1
         rewards = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
         totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
@@ -110,7 +123,11 @@ def play_random_game(config: MapDuelConfig, seed: int) -> dict:
         assert sorted(totals) == [-1.0, 1.0]
     elif state.outcome == TRUNCATED:
         assert state.turn == config.length_limit
-    return {"outcome": state.outcome, "steps": steps, "turns": state.turn}
+    assert decisions_in_turn[0] == rules.SETUP_DECISIONS
+    busiest = max(count for turn, count in decisions_in_turn.items() if turn > 0)
+    assert busiest <= rules.TURN_DECISIONS
+    assert steps <= rules.max_game_length(config)
+    return {"outcome": state.outcome, "steps": steps, "turns": state.turn, "busiest turn": busiest}
 
 
 def test_random_games_sample():
@@ -125,5 +142,73 @@ def test_random_games_soak():
               for name, value in (("won", WON), ("truncated", TRUNCATED))}
     counts["draw"] = len(summaries) - counts["won"] - counts["truncated"]
     print(f"2000 games: {counts}, mean {np.mean([s['steps'] for s in summaries]):.0f} decisions, "
-          f"mean {np.mean([s['turns'] for s in summaries]):.0f} turns")
+          f"mean {np.mean([s['turns'] for s in summaries]):.0f} turns, "
+          f"busiest turn {max(s['busiest turn'] for s in summaries)} decisions")
     assert counts["won"] > 0
+
+
+# --------------------------------------------------------------------------- the length bound
+
+#: every registered Map Duel id's settings, and the flags that change what a turn may hold
+BOUND_VARIANTS = {
+    **{item.env_id.split("/")[-1]: dict(item.kwargs) for item in ENTRIES if item.game == "map_duel"},
+    "exact sacrifices, built cards placed by the rule": {"sacrifice_exact": True, "build_uses_placement_rule": True},
+    "board 9, any neighbour, cards block Aces": {
+        "board_size": 9, "placement_rule": "any_neighbour", "ace_blocking": "cards", "first_player": 1,
+    },
+    "board 25": {"board_size": 25},
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOUND_VARIANTS))
+def test_random_games_of_every_variant_stay_within_max_game_length(name):
+    """The setup takes ``SETUP_DECISIONS`` decisions, no turn more than ``TURN_DECISIONS``, and a
+    game no more than ``max_game_length`` (``play_random_game`` checks each)."""
+    config = MapDuelConfig(**{"length_limit": 80, **BOUND_VARIANTS[name]})
+    busiest = [play_random_game(config, seed)["busiest turn"] for seed in range(4)]
+    assert max(busiest) > 1  # turns with several decisions were played
+
+
+def test_max_game_length_docstring_states_its_terms():
+    doc = " ".join((rules.max_game_length.__doc__ or "").split())
+    terms = f"{rules.SETUP_DECISIONS} + {rules.TURN_DECISIONS} * length_limit"
+    assert terms in doc
+    assert f"step 1 at most {rules.STEP_1_DECISIONS}" in doc and f"step 2 at most {rules.STEP_2_DECISIONS}" in doc
+    assert rules.max_game_length(MapDuelConfig(length_limit=7)) == rules.SETUP_DECISIONS + 7 * rules.TURN_DECISIONS
+    page = " ".join((Path(__file__).parents[2] / "docs" / "rules" / "map_duel.md").read_text().split())
+    assert f"at most `{terms}` decisions" in page
+
+
+def test_a_scripted_turn_takes_every_decision_a_turn_may_take():
+    """The per-turn term is reached: red has all 8 faces on the map and sacrifices a 10 (the
+    card, which hearts face moves, ten swaps back and forth), then every face builds (BUILD and
+    the card, 8 times); the turn ends by itself after the last build."""
+    board = {
+        (8, 1): "JH", (8, 4): "QH", (8, 7): "KH", (8, 10): "AH",
+        (2, 1): "JD", (2, 4): "QD", (2, 7): "KD", (2, 10): "AD",
+        (9, 1): "9D", (12, 12): "4C", (0, 12): "KS",
+    }
+    builds = ["2C", "3C", "5C", "6C", "2S", "3S", "5S", "6S"]
+    state = build_state(board=board, pools={0: ["10H", *builds]})
+    lay = layout_for(state.B)
+    jack = fidx("JH")
+    decisions = 0
+
+    def play(action: int) -> None:
+        nonlocal decisions
+        assert rules.is_legal(state, action), lay.name(action, state.current)
+        rules.apply_action(state, action, NoCoin())
+        decisions += 1
+
+    play(rules.pool_action(state, num("10H")))
+    assert state.phase == Phase.SACRIFICE_FACE
+    play(lay.face_index(jack))
+    for swap in range(10):
+        assert state.phase == Phase.SACRIFICE_MOVE and state.moves_left == 10 - swap
+        play(lay.move_index(BACK if swap % 2 == 0 else FORWARD))  # onto the 9D below, and back
+    assert state.phase == Phase.STEP_2 and state.face_pos[0][jack] == cell_at(8, 1)
+    for card in ("JH", "QH", "KH", "AH", "JD", "QD", "KD", "AD"):
+        play(lay.build_index(fidx(card), LEFT))
+        play(rules.pool_action(state, num(builds.pop())))
+    assert state.current == 1 and state.turn == 2 and state.phase == Phase.STEP_1  # ended by itself
+    assert decisions == rules.TURN_DECISIONS == 28

@@ -9,24 +9,20 @@ import time
 import numpy as np
 import pytest
 
+from empire_envs.core.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from empire_envs.games.map_duel import render, rules
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import (
     EMPTY,
     ON_MAP,
-    OVER,
     REMOVED,
-    SETUP_FACE,
-    SETUP_PLACE,
-    STEP1,
-    STEP2,
     WON,
     MapDuelState,
+    Phase,
     face_code,
     number_id,
 )
 
-CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 JD, QD, KD, AD, JH, QH, KH, AH = range(8)  # red's own face indices (black's: C for D, S for H)
 
 
@@ -54,7 +50,7 @@ def _hand_built(config: MapDuelConfig | None = None) -> MapDuelState:
     state.pools[0][number_id(CLUBS, 3)] = 1
     state.pools[1][number_id(SPADES, 8)] = 1
     state.removed_numbers[number_id(DIAMONDS, 2)] = 1
-    state.phase = STEP2
+    state.phase = Phase.STEP_2
     state.current = 0
     state.turn = 5
     state.step1_done = True
@@ -68,7 +64,7 @@ def _grid(text: str, B: int) -> list[list[str]]:
 
 
 def _play_until(state: MapDuelState, rng: np.random.Generator, stop) -> MapDuelState:
-    while state.phase != OVER and not stop(state):
+    while state.phase != Phase.OVER and not stop(state):
         rules.apply_action(state, int(rng.choice(rules.legal_actions(state))), rng)
     return state
 
@@ -78,7 +74,7 @@ def _face_down_state(seed: int = 0, config: MapDuelConfig | None = None) -> MapD
     rng = np.random.default_rng(seed)
     state = rules.new_game(config or MapDuelConfig(), rng)
     state = _play_until(state, rng, lambda s: s.setup_faces_placed == 1)
-    assert state.phase == SETUP_FACE and state.hidden_face is not None
+    assert state.phase == Phase.SETUP_FACE and state.hidden_face is not None
     return state
 
 
@@ -87,7 +83,7 @@ def _random_states(config: MapDuelConfig, seed: int, every: int = 7, limit: int 
     rng = np.random.default_rng(seed)
     state = rules.new_game(config, rng)
     count = 0
-    while state.phase != OVER and count < limit:
+    while state.phase != Phase.OVER and count < limit:
         if count % every == 0:
             yield state.clone()
         rules.apply_action(state, int(rng.choice(rules.legal_actions(state))), rng)
@@ -115,7 +111,7 @@ def test_text_grid_of_a_hand_built_state():
 
 def test_text_works_on_a_fresh_game():
     state = rules.new_game(MapDuelConfig(), np.random.default_rng(3))
-    assert state.phase == SETUP_PLACE
+    assert state.phase == Phase.SETUP_PLACE
     text = render.to_text(state)
     grid = _grid(text, state.B)
     centre = state.B // 2
@@ -139,7 +135,7 @@ def test_face_down_card_is_hidden_from_the_other_seat_only():
     assert name not in render.to_text(state, viewer=1 - owner).split("map [", 2)[1 + owner].split("]")[0]
     # Once both starting faces are down, both are revealed.
     rng = np.random.default_rng(1)
-    _play_until(state, rng, lambda s: s.phase == STEP1)
+    _play_until(state, rng, lambda s: s.phase == Phase.STEP_1)
     assert state.hidden_face is None
     for viewer in (None, 0, 1):
         text = render.to_text(state, viewer=viewer)
@@ -158,7 +154,7 @@ def test_hidden_pools_show_only_a_size_to_the_other_seat():
 
 def test_text_of_a_finished_game():
     state = _hand_built()
-    state.phase, state.outcome, state.winner = OVER, WON, 1
+    state.phase, state.outcome, state.winner = Phase.OVER, WON, 1
     text = render.to_text(state)
     assert "game over: player_1 (black) wins" in text
     assert "QH*" not in text  # nothing has "acted" once the game is over

@@ -21,26 +21,16 @@ from empire_envs.games.map_duel import rules
 from empire_envs.games.map_duel.actions import layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import (
-    BUILD_CARD,
     DRAW,
     EMPTY,
     NUM_FACES,
     NUM_NUMBER_CARDS,
     ON_MAP,
     ONGOING,
-    OVER,
-    PLACE_CELL,
-    PLACE_PAY,
     REMOVED,
-    SAC_FACE,
-    SAC_MOVE,
-    SETUP_FACE,
-    SETUP_FACE_CELL,
-    SETUP_PLACE,
-    STEP1,
-    STEP2,
     TRUNCATED,
     WON,
+    Phase,
     face_code,
 )
 
@@ -120,7 +110,7 @@ def test_scenario_01_even_placement(drawn, legal_cell, illegal_cell):
     """Scenario 1: 9D in the centre; an even red card goes beside it (same colour horizontally),
     not above it; an even black card the reverse."""
     state = new_setup_game(["9D", drawn])
-    assert state.phase == SETUP_PLACE and state.current == 0
+    assert state.phase == Phase.SETUP_PLACE and state.current == 0
     assert at(state, 6, 6) == num("9D")
     assert state.drawn == num(drawn)
     assert state.card_count() == 52
@@ -132,7 +122,7 @@ def test_scenario_01_even_placement(drawn, legal_cell, illegal_cell):
     assert ok <= set(range(L.cells))
     act(state, cell_action(state, 0, *legal_cell))
     assert at(state, *legal_cell) == num(drawn)
-    assert state.current == 1 and state.phase == SETUP_PLACE
+    assert state.current == 1 and state.phase == Phase.SETUP_PLACE
     assert state.card_count() == 52
 
 
@@ -181,7 +171,7 @@ def test_scenario_03_any_neighbour_still_needs_one_satisfied_neighbour():
 def _face_setup_state():
     state = build_state(
         board={(6, 6): "9D", (5, 6): "4C", (6, 5): "7S"},
-        phase=SETUP_FACE, current=0, first=0, turn=0,
+        phase=Phase.SETUP_FACE, current=0, first=0, turn=0,
     )
     state.setup_faces_placed = 0
     state.hidden_face = None
@@ -197,21 +187,21 @@ def test_scenario_04_face_down_setup():
     # J, Q, K of either own suit: 6 choices, no Ace
     assert ok == {L.face_index(f) for f in (0, 1, 2, 4, 5, 6)}
     act(state, L.face_index(fidx("QH")))
-    assert state.phase == SETUP_FACE_CELL
+    assert state.phase == Phase.SETUP_FACE_CELL
     ok = legal(state)
     assert cell_action(state, 0, 7, 6) in ok
     assert cell_action(state, 0, 6, 6) not in ok  # occupied
     assert cell_action(state, 0, 8, 6) not in ok  # not next to a number card
     assert ok <= set(range(L.cells))
     act(state, cell_action(state, 0, 7, 6))
-    assert state.phase == SETUP_FACE and state.current == 1
+    assert state.phase == Phase.SETUP_FACE and state.current == 1
     assert state.hidden_face == face("QH")
     assert state.face_status[0][fidx("QH")] == ON_MAP
     assert state.card_count() == 52
     # player_1 chooses its card, then cannot take the first one's cell
     assert legal(state) == {L.face_index(f) for f in (0, 1, 2, 4, 5, 6)}
     act(state, L.face_index(fidx("KS")))
-    assert state.phase == SETUP_FACE_CELL and state.current == 1
+    assert state.phase == Phase.SETUP_FACE_CELL and state.current == 1
     ok = legal(state)
     assert cell_action(state, 1, 7, 6) not in ok
     assert cell_action(state, 1, 6, 7) in ok
@@ -219,7 +209,7 @@ def test_scenario_04_face_down_setup():
     act(state, cell_action(state, 1, 6, 7))
     assert state.hidden_face is None
     assert on_map(state, "QH", 7, 6) and on_map(state, "KS", 6, 7)
-    assert state.phase == STEP1 and state.current == 0
+    assert state.phase == Phase.STEP_1 and state.current == 0
     assert state.card_count() == 52
 
 
@@ -357,7 +347,7 @@ def test_scenario_12_aces():
         act(state, confront("AD", "KC"), stub)
         assert stub.calls == 1
         assert on_map(state, "AD", 9, 3)
-        assert state.phase == STEP2 and state.current == 0
+        assert state.phase == Phase.STEP_2 and state.current == 0
         assert fidx("AD") in state.acted
         assert not any(a in legal(state) for a in range(L.confront, L.end_turn))
         if on_map(state, "KC", 6, 6):
@@ -388,21 +378,21 @@ def test_scenario_13_paying_for_a_jack():
     assert L.face_index(fidx("AH")) not in ok  # only one black prime
     assert L.face_index(fidx("KD")) not in ok  # already on the map
     act(state, L.face_index(fidx("JH")))
-    assert state.phase == PLACE_CELL
+    assert state.phase == Phase.PLACE_CELL
     ok = legal(state)
     assert cell_action(state, 0, 5, 6) in ok
     assert cell_action(state, 0, 4, 6) not in ok
     assert ok == {cell_action(state, 0, r, c) for r, c in ((5, 6), (7, 6), (6, 5), (6, 7))}
     act(state, cell_action(state, 0, 5, 6))
-    assert state.phase == PLACE_PAY
+    assert state.phase == Phase.PLACE_PAY
     ok = legal(state)
     assert ok == {rules.pool_action(state, num("4S")), rules.pool_action(state, num("3C"))}
     act(state, rules.pool_action(state, num("4S")))
-    assert state.phase == PLACE_PAY
+    assert state.phase == Phase.PLACE_PAY
     assert legal(state) == {rules.pool_action(state, num("3C"))}
     act(state, rules.pool_action(state, num("3C")))
     assert on_map(state, "JH", 5, 6)
-    assert state.phase == STEP2 and state.current == 0
+    assert state.phase == Phase.STEP_2 and state.current == 0
     for card in ("4S", "3C"):
         assert state.removed_numbers[num(card)] == 1 and state.pools[0][num(card)] == 0
     assert state.pools[0][num("6C")] == 1 and state.pools[0][num("5D")] == 1
@@ -411,12 +401,12 @@ def test_scenario_13_paying_for_a_jack():
 
 def test_scenario_14_paying_for_an_ace():
     """Scenario 14: opposite-colour pool {2, 9, 5}: FACE(Ace) legal; POOL(9) masked in
-    PLACE_PAY; two primes place the Ace. With a single prime the Ace is unaffordable."""
+    Phase.PLACE_PAY; two primes place the Ace. With a single prime the Ace is unaffordable."""
     state = _pay_state(["2C", "9S", "5C"])
     assert L.face_index(fidx("AD")) in legal(state)
     act(state, L.face_index(fidx("AD")))
     act(state, cell_action(state, 0, 6, 7))
-    assert state.phase == PLACE_PAY
+    assert state.phase == Phase.PLACE_PAY
     ok = legal(state)
     assert rules.pool_action(state, num("9S")) not in ok
     assert ok == {rules.pool_action(state, num("2C")), rules.pool_action(state, num("5C"))}
@@ -424,7 +414,7 @@ def test_scenario_14_paying_for_an_ace():
     assert legal(state) == {rules.pool_action(state, num("2C"))}
     act(state, rules.pool_action(state, num("2C")))
     assert on_map(state, "AD", 6, 7)
-    assert state.phase == STEP2
+    assert state.phase == Phase.STEP_2
     assert state.removed_numbers[num("2C")] == state.removed_numbers[num("5C")] == 1
     assert state.pools[0][num("9S")] == 1
     assert state.card_count() == 52
@@ -446,7 +436,7 @@ def test_scenario_15_sacrifice():
     state = _sacrifice_state()
     assert rules.pool_action(state, num("3H")) in legal(state)
     act(state, rules.pool_action(state, num("3H")))
-    assert state.phase == SAC_MOVE  # only one hearts face: SAC_FACE skipped
+    assert state.phase == Phase.SACRIFICE_MOVE  # only one hearts face: Phase.SACRIFICE_FACE skipped
     assert state.moves_left == 3
     assert L.move_index(FORWARD) in legal(state)
     assert L.move_index(BACK) not in legal(state)  # (7,6) is empty
@@ -455,7 +445,7 @@ def test_scenario_15_sacrifice():
     assert state.moves_left == 2
     assert L.stop in legal(state)
     act(state, L.stop)
-    assert state.phase == STEP2
+    assert state.phase == Phase.STEP_2
     assert state.removed_numbers[num("3H")] == 1 and state.pools[0][num("3H")] == 0
     assert state.card_count() == 52
 
@@ -465,29 +455,29 @@ def test_scenario_15_sacrifice_at_most_rank_moves():
     state = _sacrifice_state()
     act(state, rules.pool_action(state, num("3H")))
     for _ in range(3):
-        assert state.phase == SAC_MOVE
+        assert state.phase == Phase.SACRIFICE_MOVE
         act(state, L.move_index(FORWARD))
     assert on_map(state, "QH", 3, 6)
     assert at(state, 4, 6) == num("6C") and at(state, 5, 6) == num("5S") and at(state, 6, 6) == num("4C")
-    assert state.phase == STEP2
+    assert state.phase == Phase.STEP_2
     assert not (legal(state) & MOVE_RANGE)
     assert state.removed_numbers[num("3H")] == 1
 
 
 def test_scenario_15_sacrifice_face_choice_and_masks():
-    """Rulings 23, 25: with two hearts faces the player chooses (SAC_FACE lists only those);
+    """Rulings 23, 25: with two hearts faces the player chooses (Phase.SACRIFICE_FACE lists only those);
     a sacrifice needs an own-colour card and a face of its suit on the map."""
     state = _sacrifice_state(extra={(8, 8): "KH"})
     act(state, rules.pool_action(state, num("3H")))
-    assert state.phase == SAC_FACE
+    assert state.phase == Phase.SACRIFICE_FACE
     assert legal(state) == {L.face_index(fidx("QH")), L.face_index(fidx("KH"))}
     act(state, L.face_index(fidx("QH")))
-    assert state.phase == SAC_MOVE and state.moves_left == 3
+    assert state.phase == Phase.SACRIFICE_MOVE and state.moves_left == 3
     # KH has no adjacent number card: choosing it ends the chain at once (ruling 24)
     state = _sacrifice_state(extra={(8, 8): "KH"})
     act(state, rules.pool_action(state, num("3H")))
     act(state, L.face_index(fidx("KH")))
-    assert state.phase == STEP2
+    assert state.phase == Phase.STEP_2
     assert on_map(state, "KH", 8, 8)
     assert state.removed_numbers[num("3H")] == 1 and state.pools[0][num("3H")] == 0
     state = _sacrifice_state(pool=("3D", "3C"))  # KD (10,10) is a diamonds face
@@ -515,7 +505,7 @@ def test_scenario_16_consume_then_build():
     assert not any(L.confront_index(king, e) in ok for e in range(NUM_FACES))
     assert L.build_index(fidx("JD"), LEFT) in ok
     act(state, L.build_index(fidx("JD"), LEFT))
-    assert state.phase == BUILD_CARD
+    assert state.phase == Phase.BUILD_CARD
     assert legal(state) == {rules.pool_action(state, num("5C"))}
     act(state, rules.pool_action(state, num("5C")))
     assert at(state, 5, 6) == num("5C")
@@ -533,7 +523,7 @@ def test_scenario_17_new_face_acts_at_once():
     act(state, rules.pool_action(state, num("4C")))
     act(state, rules.pool_action(state, num("3C")))
     assert on_map(state, "JD", 6, 7)
-    assert state.phase == STEP2 and state.current == 0
+    assert state.phase == Phase.STEP_2 and state.current == 0
     assert confront("JD", "JC") in legal(state)
     act(state, confront("JD", "JC"), NoCoin())  # D above C: the aggressor wins, no coin
     assert is_removed(state, "JC")
@@ -547,7 +537,7 @@ def test_scenario_18_colour_victory():
     state = step2_state(board=board, current=0)
     rewards = act(state, L.consume_index(fidx("KD"), FORWARD))
     assert rewards == [1, -1]
-    assert state.phase == OVER and rules.is_terminal(state)
+    assert state.phase == Phase.OVER and rules.is_terminal(state)
     assert state.outcome == WON and state.winner == 0
     assert rules.final_rewards(state) == [1, -1]
     assert rules.legal_actions(state) == []
@@ -564,7 +554,7 @@ def test_scenario_18_empty_map_wins_for_nobody():
     assert rewards == [0, 0]
     assert state.number_cards_on_map() == []
     assert not rules.is_terminal(state)
-    assert state.outcome == ONGOING and state.phase != OVER
+    assert state.outcome == ONGOING and state.phase != Phase.OVER
 
 
 def test_scenario_19_loss_as_aggressor():
@@ -587,7 +577,7 @@ def _swap_turn(state, swap: bool):
         choices = sorted(legal(state) & {L.swap_adj_index(king, d) for d in range(4)})
         assert choices, "a swap should be available"
         act(state, choices[0])
-        assert state.phase == STEP2
+        assert state.phase == Phase.STEP_2
     return finish_turn(state)
 
 
@@ -599,10 +589,10 @@ def test_scenario_20_no_progress():
     """Scenario 20: 30 consecutive turns of swaps and passes -> draw, rewards 0/0."""
     state = build_state(board=_idle_board(), current=0)
     for i in range(30):
-        assert state.phase != OVER, i
+        assert state.phase != Phase.OVER, i
         assert state.no_progress == i
         _swap_turn(state, swap=(i % 3 != 2))
-    assert state.phase == OVER
+    assert state.phase == Phase.OVER
     assert state.outcome == DRAW
     assert rules.is_terminal(state)
     assert rules.final_rewards(state) == [0, 0]
@@ -612,10 +602,10 @@ def test_scenario_20_last_turn_reward_is_zero():
     """Scenario 20: the END_TURN that completes the 30th idle turn returns 0/0."""
     state = build_state(board=_idle_board(), current=0, no_progress=29)
     act(state, L.pass_step1)
-    if state.phase == STEP2:
+    if state.phase == Phase.STEP_2:
         rewards = act(state, L.end_turn)
         assert rewards == [0, 0]
-    assert state.phase == OVER and state.outcome == DRAW
+    assert state.phase == Phase.OVER and state.outcome == DRAW
 
 
 # =========================================================================== flags
@@ -647,9 +637,9 @@ def test_flag_sacrifice_exact():
     assert L.stop not in ok
     assert L.move_index(BACK) in ok and L.move_index(FORWARD) in ok
     act(state, L.move_index(BACK))
-    assert state.phase == SAC_MOVE and L.stop not in legal(state)
+    assert state.phase == Phase.SACRIFICE_MOVE and L.stop not in legal(state)
     act(state, L.move_index(FORWARD))
-    assert state.phase == STEP2
+    assert state.phase == Phase.STEP_2
     assert on_map(state, "QH", 5, 6)
     assert state.removed_numbers[num("3H")] == 1
 
@@ -663,7 +653,7 @@ def test_flag_build_uses_placement_rule():
         state = step2_state(MapDuelConfig(build_uses_placement_rule=flag), board=board,
                             pools={0: ["4C", "4D"]}, current=0)
         act(state, L.build_index(fidx("KD"), FORWARD))
-        assert state.phase == BUILD_CARD
+        assert state.phase == Phase.BUILD_CARD
         ok = legal(state)
         assert rules.pool_action(state, num("4C")) in ok
         assert (rules.pool_action(state, num("4D")) in ok) is expect_4d
@@ -766,19 +756,19 @@ def test_flag_no_progress_turns_and_reset():
     state = build_state(config, board=board, current=0)
     finish_turn(state)
     finish_turn(state)
-    assert state.no_progress == 2 and state.phase != OVER
+    assert state.no_progress == 2 and state.phase != Phase.OVER
     assert state.current == 0
     act(state, L.pass_step1)
     act(state, L.consume_index(fidx("KD"), BACK))  # 3D into the pool: progress
-    if state.current == 0 and state.phase == STEP2:  # else the engine ended the turn itself
+    if state.current == 0 and state.phase == Phase.STEP_2:  # else the engine ended the turn itself
         act(state, L.end_turn)
-    assert state.current == 1 and state.phase == STEP1
-    assert state.no_progress == 0 and state.phase != OVER
+    assert state.current == 1 and state.phase == Phase.STEP_1
+    assert state.no_progress == 0 and state.phase != Phase.OVER
     finish_turn(state)
     finish_turn(state)
-    assert state.phase != OVER and state.no_progress == 2
+    assert state.phase != Phase.OVER and state.no_progress == 2
     finish_turn(state)
-    assert state.phase == OVER and state.outcome == DRAW
+    assert state.phase == Phase.OVER and state.outcome == DRAW
     assert rules.final_rewards(state) == [0, 0]
 
 
@@ -788,9 +778,9 @@ def test_flag_max_turns_truncation():
     rng = np.random.default_rng(3)
     state = rules.new_game(config, rng)
     play_setup(state, rng)
-    assert state.phase == STEP1
+    assert state.phase == Phase.STEP_1
     turns = 0
-    while state.phase != OVER:
+    while state.phase != Phase.OVER:
         finish_turn(state)
         turns += 1
         assert turns <= 4
@@ -804,9 +794,9 @@ def test_flag_max_turns_truncation_built_state():
     """Ruling 45 on a built state: ``length_limit=2`` ends after two idle turns."""
     state = build_state(MapDuelConfig(length_limit=2), board=_idle_board(), current=0, turn=1)
     finish_turn(state)
-    assert state.phase != OVER
+    assert state.phase != Phase.OVER
     finish_turn(state)
-    assert state.phase == OVER and state.outcome == TRUNCATED
+    assert state.phase == Phase.OVER and state.outcome == TRUNCATED
 
 
 def test_flag_first_player():
@@ -814,13 +804,13 @@ def test_flag_first_player():
     ``first_player=1`` makes seat 1 start; "random" picks either seat, by the rng."""
     for seed in range(5):
         state = rules.new_game(MapDuelConfig(), np.random.default_rng(seed))
-        assert state.first == 0 and state.current == 0 and state.phase == SETUP_PLACE
+        assert state.first == 0 and state.current == 0 and state.phase == Phase.SETUP_PLACE
         state = rules.new_game(MapDuelConfig(first_player=1), np.random.default_rng(seed))
-        assert state.first == 1 and state.current == 1 and state.phase == SETUP_PLACE
+        assert state.first == 1 and state.current == 1 and state.phase == Phase.SETUP_PLACE
     firsts = set()
     for seed in range(20):
         state = rules.new_game(MapDuelConfig(first_player="random"), np.random.default_rng(seed))
-        assert state.phase == SETUP_PLACE
+        assert state.phase == Phase.SETUP_PLACE
         assert state.current == state.first
         firsts.add(state.first)
     assert firsts == {0, 1}
@@ -853,14 +843,14 @@ def test_first_player_random_moves_first_in_main_game():
         state = rules.new_game(MapDuelConfig(first_player="random"), rng)
         first = state.first
         placements = {0: 0, 1: 0}
-        while state.phase == SETUP_PLACE:
+        while state.phase == Phase.SETUP_PLACE:
             placements[state.current] += 1
             actions = rules.legal_actions(state)
             rules.apply_action(state, actions[int(rng.integers(len(actions)))], rng)
         assert placements == {first: 18, 1 - first: 17}
-        assert state.phase == SETUP_FACE and state.current == first
+        assert state.phase == Phase.SETUP_FACE and state.current == first
         play_setup(state, rng)
-        assert state.phase == STEP1 and state.current == first
+        assert state.phase == Phase.STEP_1 and state.current == first
 
 
 # =========================================================================== config validation
@@ -1002,7 +992,7 @@ def test_random_games_conserve_cards_and_masks(seed, config, check_every):
         assert state.card_count() == 52
         steps += 1
         assert steps < 20_000
-    assert state.phase == OVER
+    assert state.phase == Phase.OVER
     assert state.outcome in (WON, DRAW, TRUNCATED)
     assert rules.legal_actions(state) == []
     assert not np.any(rules.legal_mask(state))
@@ -1047,7 +1037,7 @@ def test_step1_swaps_adjacent_and_ace():
     assert L.end_turn not in ok
     act(state, L.swap_ace_index(king, 1))
     assert on_map(state, "KD", 2, 2) and on_map(state, "AH", 6, 6)
-    assert state.phase == STEP2 and state.step1_done
+    assert state.phase == Phase.STEP_2 and state.step1_done
     assert not (legal(state) & set(range(L.swap_adj, L.pool)))  # one step-1 action only
     assert state.card_count() == 52
 
@@ -1057,7 +1047,7 @@ def test_step2_auto_end_turn_when_only_end_turn():
     board = with_filler({(6, 6): "KD", (0, 6): "KC", (1, 6): "4D"})
     state = build_state(board=board, current=0, turn=1)
     act(state, L.pass_step1)
-    assert state.current == 1 and state.phase == STEP1 and state.turn == 2
+    assert state.current == 1 and state.phase == Phase.STEP_1 and state.turn == 2
     assert state.no_progress == 1
 
 
@@ -1067,7 +1057,7 @@ def test_win_and_loss_at_once_is_a_draw():
     board = {(6, 6): "JD", (5, 6): "KC", (9, 9): "4D", (9, 10): "5H"}
     state = step2_state(board=board, pools={1: ["9C"]}, current=0)
     rewards = act(state, confront("JD", "KC"), NoCoin())
-    assert state.phase == OVER and state.outcome == DRAW
+    assert state.phase == Phase.OVER and state.outcome == DRAW
     assert rewards == [0, 0] and rules.final_rewards(state) == [0, 0]
 
 

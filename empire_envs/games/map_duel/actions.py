@@ -5,35 +5,22 @@
 from its own far-left corner and direction ``d`` is 0 forward (towards the opponent), 1 right,
 2 back, 3 left. ``f`` and ``e`` are own and enemy face indices ``4 * s + t`` (``s`` lower/higher
 suit, ``t`` J, Q, K, A); ``k`` a card slot ``9 * suit slot + rank - 2``, with suit slots 0 my
-lower suit, 1 my higher, 2 the opponent's lower, 3 its higher (``state.CARD_SLOT``). The table is the default
-board (396 actions; ``C + 227`` in general).
+lower suit, 1 my higher, 2 the opponent's lower, 3 its higher (``state.CARD_SLOT``).
 
-==========  ================  ===============================================================
-index       action            meaning
-==========  ================  ===============================================================
-0-168       CELL(x)           a cell (setup placement, starting face, a new face's cell)
-169-176     FACE(f)           one of my face cards (starting face, face to place, sacrifice)
-177-208     SWAP_ADJ(f, d)    face f swaps with the number card in direction d (177 + 4f + d)
-209-224     SWAP_ACE(f, a)    face f swaps with my Ace a (a = 0: lower suit, 1: higher) (209 + 2f + a)
-225-260     POOL(k)           the card at my card slot k of my pool (sacrifice, payment, build)
-261-264     MOVE(d)           one swap of the sacrifice chain in direction d
-265         STOP              end the sacrifice chain early
-266         PASS_STEP1        skip step 1
-267-298     CONSUME(f, d)     face f takes the number card in direction d into my pool
-299-330     BUILD(f, d)       face f builds on the empty cell in direction d (card: POOL next)
-331-394     CONFRONT(f, e)    my face f confronts enemy face e (331 + 8f + e)
-395         END_TURN          end step 2 and the turn
-==========  ================  ===============================================================
+``BLOCKS`` declares the blocks in index order with their arguments, once: the layout's offsets,
+the index functions and the table below (written from ``BLOCKS`` as the module loads) read it.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
 from functools import cache
+from itertools import product
+from math import prod
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
-from .state import CARD_AT_SLOT, NUM_FACES, NUM_NUMBER_CARDS, face_str, number_str
+from .state import ACE_FACES, CARD_AT_SLOT, NUM_FACES, NUM_NUMBER_CARDS, SUITS_PER_SEAT, face_str, number_str
 
 NUM_DIRECTIONS = 4
 DIRECTION_NAMES = ("forward", "right", "back", "left")
@@ -62,66 +49,146 @@ class Action(NamedTuple):
     b: int = -1
 
 
+#: the board size of the table in the docstrings (the default ``board_size``)
+DOC_BOARD_SIZE = 13
+#: marks the CELL block's one argument, whose range is the board's cell count
+CELLS = -1
+
+
+class Block(NamedTuple):
+    """One block of the action table: a kind and its arguments, each ``(name, count)``, laid
+    out row-major (``index = start + a * count_b + b``); ``meaning`` for the docstring table."""
+
+    kind: Kind
+    arguments: tuple[tuple[str, int], ...]
+    meaning: str
+
+    def shape(self, cells: int) -> tuple[int, ...]:
+        return tuple(cells if count == CELLS else count for _, count in self.arguments)
+
+    def label(self) -> str:
+        names = ", ".join(name for name, _ in self.arguments)
+        return f"{self.kind.name}({names})" if names else self.kind.name
+
+
+#: the action table, block by block in index order: the one declaration of its layout
+BLOCKS = (
+    Block(Kind.CELL, (("x", CELLS),), "a cell (setup placement, starting face, a new face's cell)"),
+    Block(Kind.FACE, (("f", NUM_FACES),), "one of my face cards (starting face, face to place, sacrifice)"),
+    Block(
+        Kind.SWAP_ADJ,
+        (("f", NUM_FACES), ("d", NUM_DIRECTIONS)),
+        "face f swaps with the number card in direction d",
+    ),
+    Block(
+        Kind.SWAP_ACE,
+        (("f", NUM_FACES), ("a", SUITS_PER_SEAT)),
+        "face f swaps with my Ace a (a = 0: lower suit, 1: higher)",
+    ),
+    Block(Kind.POOL, (("k", NUM_NUMBER_CARDS),), "the card at my card slot k of my pool (sacrifice, payment, build)"),
+    Block(Kind.MOVE, (("d", NUM_DIRECTIONS),), "one swap of the sacrifice chain in direction d"),
+    Block(Kind.STOP, (), "end the sacrifice chain early"),
+    Block(Kind.PASS_STEP1, (), "skip step 1"),
+    Block(
+        Kind.CONSUME,
+        (("f", NUM_FACES), ("d", NUM_DIRECTIONS)),
+        "face f takes the number card in direction d into my pool",
+    ),
+    Block(
+        Kind.BUILD,
+        (("f", NUM_FACES), ("d", NUM_DIRECTIONS)),
+        "face f builds a pool card (POOL next) on the empty cell in direction d",
+    ),
+    Block(Kind.CONFRONT, (("f", NUM_FACES), ("e", NUM_FACES)), "my face f confronts enemy face e"),
+    Block(Kind.END_TURN, (), "end step 2 and the turn"),
+)
+#: the actions besides the cells, on every board
+FIXED_ACTIONS = sum(prod(block.shape(0)) for block in BLOCKS)
+
+
 class ActionLayout:
-    """The index ranges for one board size, and its ``ActionTable``."""
+    """The index ranges for one board size, and its ``ActionTable``, laid out from ``BLOCKS``."""
 
     def __init__(self, board_size: int) -> None:
         cells = board_size * board_size
         self.board_size = board_size
         self.cells = cells
-        self.face = cells
-        self.swap_adj = self.face + NUM_FACES
-        self.swap_ace = self.swap_adj + NUM_FACES * NUM_DIRECTIONS
-        self.pool = self.swap_ace + NUM_FACES * 2
-        self.move = self.pool + NUM_NUMBER_CARDS
-        self.stop = self.move + NUM_DIRECTIONS
-        self.pass_step1 = self.stop + 1
-        self.consume = self.pass_step1 + 1
-        self.build = self.consume + NUM_FACES * NUM_DIRECTIONS
-        self.confront = self.build + NUM_FACES * NUM_DIRECTIONS
-        self.end_turn = self.confront + NUM_FACES * NUM_FACES
-        self.size = self.end_turn + 1
-        table = [Action(Kind.CELL, x) for x in range(cells)]
-        table += [Action(Kind.FACE, f) for f in range(NUM_FACES)]
-        table += [Action(Kind.SWAP_ADJ, f, d) for f in range(NUM_FACES) for d in range(NUM_DIRECTIONS)]
-        table += [Action(Kind.SWAP_ACE, f, a) for f in range(NUM_FACES) for a in range(2)]
-        table += [Action(Kind.POOL, n) for n in range(NUM_NUMBER_CARDS)]
-        table += [Action(Kind.MOVE, d) for d in range(NUM_DIRECTIONS)]
-        table += [Action(Kind.STOP), Action(Kind.PASS_STEP1)]
-        table += [Action(Kind.CONSUME, f, d) for f in range(NUM_FACES) for d in range(NUM_DIRECTIONS)]
-        table += [Action(Kind.BUILD, f, d) for f in range(NUM_FACES) for d in range(NUM_DIRECTIONS)]
-        table += [Action(Kind.CONFRONT, f, e) for f in range(NUM_FACES) for e in range(NUM_FACES)]
-        table += [Action(Kind.END_TURN)]
+        self.starts: dict[Kind, int] = {}
+        self.shapes: dict[Kind, tuple[int, ...]] = {}
+        table: list[Action] = []
+        for block in BLOCKS:
+            shape = block.shape(cells)
+            self.starts[block.kind] = len(table)
+            self.shapes[block.kind] = shape
+            table += [Action(block.kind, *arguments) for arguments in product(*map(range, shape))]
         self.table = ActionTable("Map Duel", Kind, Action, table)
-        assert self.table.size == self.size == cells + 227
+        self.size = self.table.size
+        # each block's first index by name, for the hot paths of the rules
+        self.face = self.starts[Kind.FACE]
+        self.swap_adj = self.starts[Kind.SWAP_ADJ]
+        self.swap_ace = self.starts[Kind.SWAP_ACE]
+        self.pool = self.starts[Kind.POOL]
+        self.move = self.starts[Kind.MOVE]
+        self.stop = self.starts[Kind.STOP]
+        self.pass_step1 = self.starts[Kind.PASS_STEP1]
+        self.consume = self.starts[Kind.CONSUME]
+        self.build = self.starts[Kind.BUILD]
+        self.confront = self.starts[Kind.CONFRONT]
+        self.end_turn = self.starts[Kind.END_TURN]
+
+    def index(self, kind: Kind, *arguments: int) -> int:
+        """The index of ``kind(*arguments)`` (row-major in its block); ``ValueError`` if out of range."""
+        shape = self.shapes[kind]
+        if len(arguments) != len(shape) or not all(0 <= a < n for a, n in zip(arguments, shape, strict=False)):
+            raise ValueError(f"{kind.name} takes arguments in ranges {shape}, got {arguments}")
+        index = 0
+        for argument, count in zip(arguments, shape, strict=True):
+            index = index * count + argument
+        return self.starts[kind] + index
+
+    def doc_table(self) -> str:
+        """The reST table of the blocks (index range, action, meaning), as the docstrings show it;
+        two-argument blocks end with the index formula, e.g. ``(177 + 4f + d)``."""
+        rule = f"{'=' * 10}  {'=' * 16}  {'=' * 63}"
+        rows = [rule, f"{'index':<10}  {'action':<16}  meaning", rule]
+        for block in BLOCKS:
+            start, count = self.starts[block.kind], prod(self.shapes[block.kind])
+            span = f"{start}" if count == 1 else f"{start}-{start + count - 1}"
+            meaning = block.meaning
+            if len(block.arguments) == 2:
+                (first, _), (second, count_second) = block.arguments
+                meaning += f" ({start} + {count_second}{first} + {second})"
+            rows.append(f"{span:<10}  {block.label():<16}  {meaning}")
+        rows.append(rule)
+        return "\n".join(rows)
 
     def cell_index(self, ego_cell: int) -> int:
-        return ego_cell
+        return self.index(Kind.CELL, ego_cell)
 
     def face_index(self, face: int) -> int:
-        return self.face + face
+        return self.index(Kind.FACE, face)
 
     def swap_adj_index(self, face: int, direction: int) -> int:
-        return self.swap_adj + NUM_DIRECTIONS * face + direction
+        return self.index(Kind.SWAP_ADJ, face, direction)
 
     def swap_ace_index(self, face: int, ace: int) -> int:
-        return self.swap_ace + 2 * face + ace
+        return self.index(Kind.SWAP_ACE, face, ace)
 
     def pool_index(self, slot: int) -> int:
         """POOL of a card slot (``state.CARD_SLOT[seat][n]`` for number card ``n``)."""
-        return self.pool + slot
+        return self.index(Kind.POOL, slot)
 
     def move_index(self, direction: int) -> int:
-        return self.move + direction
+        return self.index(Kind.MOVE, direction)
 
     def consume_index(self, face: int, direction: int) -> int:
-        return self.consume + NUM_DIRECTIONS * face + direction
+        return self.index(Kind.CONSUME, face, direction)
 
     def build_index(self, face: int, direction: int) -> int:
-        return self.build + NUM_DIRECTIONS * face + direction
+        return self.index(Kind.BUILD, face, direction)
 
     def confront_index(self, face: int, enemy: int) -> int:
-        return self.confront + NUM_FACES * face + enemy
+        return self.index(Kind.CONFRONT, face, enemy)
 
     def decode(self, index: int) -> Action:
         return self.table.decode(index)
@@ -136,7 +203,7 @@ class ActionLayout:
         if kind in (Kind.SWAP_ADJ, Kind.CONSUME, Kind.BUILD):
             return f"{kind.name} {face_str(seat, a)} {DIRECTION_NAMES[b]}"
         if kind is Kind.SWAP_ACE:
-            return f"SWAP_ACE {face_str(seat, a)} with {face_str(seat, 4 * b + 3)}"
+            return f"SWAP_ACE {face_str(seat, a)} with {face_str(seat, ACE_FACES[b])}"
         if kind is Kind.POOL:
             return f"POOL {number_str(CARD_AT_SLOT[seat][a])}"
         if kind is Kind.MOVE:
@@ -151,5 +218,9 @@ def layout_for(board_size: int) -> ActionLayout:
     return ActionLayout(board_size)
 
 
-DEFAULT_LAYOUT = layout_for(13)
+DEFAULT_LAYOUT = layout_for(DOC_BOARD_SIZE)
 NUM_ACTIONS = DEFAULT_LAYOUT.size
+__doc__ = (
+    f"{(__doc__ or '').rstrip()}\n\nThe table for the default {DOC_BOARD_SIZE} x {DOC_BOARD_SIZE} board "
+    f"({NUM_ACTIONS} actions; ``C + {FIXED_ACTIONS}`` in general):\n\n{DEFAULT_LAYOUT.doc_table()}\n"
+)

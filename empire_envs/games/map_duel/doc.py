@@ -23,7 +23,7 @@ with no face on the map loses. The full rules, with every ruling the project ado
 
 ## Action Space
 
-``Discrete({num_actions})`` (``B * B + 227`` for a ``B x B`` board). Cells and directions are in
+``Discrete({num_actions})`` (``B * B + FIXED_ACTIONS`` for a ``B x B`` board). Cells and directions are in
 the acting agent's own frame. Only the actions of ``observation["action_mask"]`` are legal; in
 ``env()`` an illegal action ends the game with -1 for its agent; ``raw_env`` raises
 ``IllegalActionError`` and keeps the state.
@@ -32,7 +32,7 @@ the acting agent's own frame. Only the actions of ``observation["action_mask"]``
 
 ## Observation Space
 
-``Dict({{"observation": Box(0, 108, ({obs_size},), float32), "action_mask": Box(0, 1,
+``Dict({{"observation": Box(0, MAX_POOL_VALUE, ({obs_size},), float32), "action_mask": Box(0, 1,
 (n_actions,), int8)}})``, egocentric. Hidden: the setup deck's order and, during the setup,
 which face the other player laid face down (with ``hidden_pools=True`` also the opponent's pool).
 
@@ -52,12 +52,10 @@ succeeding at once). Truncated after ``length_limit`` turns.
 
 ## Arguments
 
-``empire_envs.envs.map_duel_env(render_mode=None, board_size=13, first_player=0,
-king_reach="orthogonal", placement_rule="all_neighbours", sacrifice_exact=False,
-build_uses_placement_rule=False, ace_blocking="none", suit_order="CDHS",
-jack_suit_rule="pairwise", ace_vs_ace="coin", hidden_pools=False, no_progress_turns=30,
-length_limit=300, shaping=0.0)``. ``reset(options={{"deck": [...]}})`` stacks the 36 number ids in
-draw order (the first goes to the centre).
+{{arguments}}
+(every default as the code has it; ``MapDuelConfig`` documents each flag). ``render_mode``:
+``"ansi"`` (text) or ``"rgb_array"`` (a picture). ``reset(options={{"deck": [...]}})`` stacks the
+36 number ids in draw order (the first goes to the centre).
 
 Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-v0``,
 ``MapDuelKing8-v0`` and ``MapDuelB15-v0`` under the ``empire_envs/`` namespace.
@@ -70,4 +68,14 @@ Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-
   ``DeprecationWarning``, for one release). The game itself is unchanged.
 """
 
-ENV_DOC = env_docstring(_TEMPLATE, actions, observe)
+#: the template's words that stand for sizes of the code (``env_docstring`` fills the common ones)
+_SIZES = {"FIXED_ACTIONS": actions.FIXED_ACTIONS, "MAX_POOL_VALUE": observe.MAX_POOL_VALUE}
+
+
+def _with_sizes(template: str) -> str:
+    for word, value in _SIZES.items():
+        template = template.replace(word, str(value))
+    return template
+
+
+ENV_DOC = env_docstring(_with_sizes(_TEMPLATE), actions, observe)

@@ -60,15 +60,15 @@ from .state import (
     NUM_FACES,
     NUM_NUMBER_CARDS,
     ON_MAP,
-    OVER,
-    PLACE_CELL,
-    PLACE_PAY,
-    SAC_MOVE,
     SEAT_SUITS,
     SUIT_SLOT,
     MapDuelState,
+    Phase,
     face_suit,
+    face_type,
+    is_red_suit,
     number_rank,
+    number_suit,
 )
 
 NUM_PLANES = 19
@@ -110,8 +110,8 @@ def _code_planes(seat: int) -> np.ndarray:
     table = np.zeros((NUM_PLANES, FACE_BASE + 2 * NUM_FACES + 1), dtype=np.float32)
     for code in range(FACE_BASE + 2 * NUM_FACES):
         if code < FACE_BASE:
-            suit = code // 9
-            mine = (suit in (1, 2)) == (seat == 0)
+            suit = number_suit(code)
+            mine = is_red_suit(suit) == (seat == 0)
             table[0, code] = 1.0
             table[1 if mine else 2, code] = 1.0
             table[3, code] = number_rank(code) / 10.0
@@ -119,7 +119,7 @@ def _code_planes(seat: int) -> np.ndarray:
         else:
             owner, face = divmod(code - FACE_BASE, NUM_FACES)
             table[4 + SUIT_SLOT[seat][face_suit(owner, face)], code] = 1.0
-            table[(8 if owner == seat else 12) + face % 4, code] = 1.0
+            table[(8 if owner == seat else 12) + face_type(face), code] = 1.0
     return table
 
 
@@ -136,7 +136,7 @@ def _pool_matrix(seat: int, hidden_pools: bool) -> np.ndarray:
             continue
         low, high = SEAT_SUITS[owner]
         for slot, n in enumerate(CARD_AT_SLOT[seat]):
-            row, suit, rank = owner * NUM_NUMBER_CARDS + n, n // 9, number_rank(n)
+            row, suit, rank = owner * NUM_NUMBER_CARDS + n, number_suit(n), number_rank(n)
             matrix[row, pool_column + slot] = 1.0
             if suit in (low, high):
                 matrix[row, value_column] = rank  # the King counts both own suits
@@ -162,7 +162,8 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
         x = x if seat == 0 else cells - 1 - x
         planes[:, x] = 0.0  # only "a face-down card" shows
         planes[17, x] = 1.0
-    own_turn = state.current == seat and state.phase != OVER
+    phase = state.phase
+    own_turn = state.current == seat and phase != Phase.OVER
     if own_turn:
         status, pos = state.face_status[seat], state.face_pos[seat]
         marked = [(16, pos[face]) for face in state.acted if status[face] == ON_MAP]
@@ -180,16 +181,16 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
         ones += [96 + 3 * f + s for f, s in enumerate(state.face_status[enemy])]
     else:
         ones += range(96, 120, 3)
-    if state.phase != OVER:
-        ones.append(126 + state.phase)
+    if phase != Phase.OVER:
+        ones.append(126 + phase)
     if state.drawn >= 0:
         ones.append(136 + CARD_SLOT[seat][state.drawn])
     if own_turn:
         if state.pending_face >= 0:
             ones.append(172 + state.pending_face)
-        if state.phase == SAC_MOVE:
+        if phase == Phase.SACRIFICE_MOVE:
             vector[180] = state.moves_left
-        if state.pay_target and state.phase in (PLACE_CELL, PLACE_PAY):
+        if state.pay_target and (phase == Phase.PLACE_CELL or phase == Phase.PLACE_PAY):
             if state.pay_target == ACE_PAYMENT:
                 ones.append(182)
             else:

@@ -18,31 +18,27 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...core.cards import SUIT_LETTERS
 from ...core.drawing import default_font, text_label
 from .state import (
-    BUILD_CARD,
     DECK,
     DRAW,
     EMPTY,
     FACE_BASE,
-    FACE_LETTERS,
+    FACE_TYPE_LETTERS,
+    FACES_PER_SUIT,
     NUM_FACES,
     NUM_NUMBER_CARDS,
+    NUMBER_RANKS,
+    NUMBERS_PER_SUIT,
     ON_MAP,
-    OVER,
-    PHASE_NAMES,
-    PLACE_CELL,
-    PLACE_PAY,
     REMOVED,
-    SAC_FACE,
-    SAC_MOVE,
-    SETUP_FACE,
-    SETUP_FACE_CELL,
-    SETUP_PLACE,
-    SUIT_LETTERS,
+    SEAT_SUITS,
+    SETUP_PHASES,
     TRUNCATED,
     WON,
     MapDuelState,
+    Phase,
     face_str,
     face_suit,
     face_type,
@@ -51,10 +47,21 @@ from .state import (
     number_suit,
 )
 
-SEAT_NAMES = ("player_0", "player_1")
+#: the agents' names, seat 0 first (the adapter names the agents ``player_<seat>``)
+SEAT_NAMES = tuple(f"player_{seat}" for seat in range(2))
 COLOUR_NAMES = ("red", "black")
 #: the mark before a face card in the text grid: the way its owner faces (north, south)
 OWNER_MARKS = ("^", "v")
+
+#: the phases whose sub-decision is about a face (named in the text header)
+_FACE_PENDING_PHASES = (
+    Phase.SACRIFICE_FACE,
+    Phase.SACRIFICE_MOVE,
+    Phase.PLACE_CELL,
+    Phase.PLACE_PAY,
+    Phase.BUILD_CARD,
+)
+_SACRIFICE_PHASES = (Phase.SACRIFICE_FACE, Phase.SACRIFICE_MOVE)
 
 # --------------------------------------------------------------------------- shared reading
 
@@ -81,17 +88,17 @@ def _pending_text(state: MapDuelState) -> str:
     current phase uses are read: the engine leaves some of them set after a sub-decision ends."""
     seat, phase = state.current, state.phase
     parts = []
-    if phase in (SAC_FACE, SAC_MOVE, PLACE_CELL, PLACE_PAY, BUILD_CARD) and state.pending_face >= 0:
+    if phase in _FACE_PENDING_PHASES and state.pending_face >= 0:
         parts.append(f"face {face_str(seat, state.pending_face)}")
-    if phase in (SAC_FACE, SAC_MOVE):
+    if phase in _SACRIFICE_PHASES:
         sacrificed = number_str(state.paid[0]) if state.paid else "-"
         parts.append(f"sacrificed {sacrificed}, {state.moves_left} swaps left")
-    if phase == PLACE_PAY:
+    if phase == Phase.PLACE_PAY:
         parts.append(f"cell {divmod(state.pending_cell, state.B)}")
         target = state.pay_target if state.pay_target in (7, 8, 9) else "two primes"
         paid = " ".join(number_str(n) for n in state.paid) or "-"
         parts.append(f"pay {target}, paid {paid}")
-    if phase == BUILD_CARD:
+    if phase == Phase.BUILD_CARD:
         parts.append(f"build on {divmod(state.build_cell, state.B)}")
     return ", ".join(parts)
 
@@ -137,7 +144,7 @@ def _face_summary(state: MapDuelState, seat: int, viewer: int | None) -> str:
         if status == ON_MAP and _is_face_down(state, seat, face):
             name = name.lower()
         if status == ON_MAP:
-            acted = seat == state.current and face in state.acted and state.phase != OVER
+            acted = seat == state.current and face in state.acted and state.phase != Phase.OVER
             on_map.append(name + ("*" if acted else ""))
         elif status == DECK:
             deck.append(name)
@@ -150,8 +157,8 @@ def _pool_text(state: MapDuelState, seat: int, viewer: int | None) -> str:
     cards = _pool_cards(state, seat)
     if state.config.hidden_pools and viewer is not None and viewer != seat:
         return f"pool {len(cards)} cards (hidden)"
-    own = (1, 2) if seat == 0 else (0, 3)
-    low, high = (face_suit(seat, 0), face_suit(seat, 4))
+    own = SEAT_SUITS[seat]
+    low, high = own
     values = (
         f"K {_pool_value(state, seat, own)}, Q{SUIT_LETTERS[low]} "
         f"{_pool_value(state, seat, (low,))}, Q{SUIT_LETTERS[high]} "
@@ -170,8 +177,8 @@ def to_text(state: MapDuelState, viewer: int | None = None) -> str:
     ``viewer=0`` or ``1`` sees the other seat's face-down card as ``^??`` / ``v??`` and, with
     ``hidden_pools=True``, the other seat's pool as a size."""
     B = state.B
-    over = state.phase == OVER
-    head = f"Map Duel {B}x{B}: phase {PHASE_NAMES[state.phase]}"
+    over = state.phase == Phase.OVER
+    head = f"Map Duel {B}x{B}: phase {Phase(state.phase).label}"
     if not over:
         head += f", to act {SEAT_NAMES[state.current]} ({COLOUR_NAMES[state.current]})"
     head += (
@@ -181,7 +188,7 @@ def to_text(state: MapDuelState, viewer: int | None = None) -> str:
     if viewer is not None:
         head += f" (view of {SEAT_NAMES[viewer]})"
     lines = [head]
-    if state.phase in (SETUP_PLACE, SETUP_FACE, SETUP_FACE_CELL):
+    if state.phase in SETUP_PHASES:
         drawn = number_str(state.drawn) if state.drawn >= 0 else "-"
         lines.append(
             f"setup: drawn {drawn}, deck {len(state.setup_deck)} left, starting faces placed {state.setup_faces_placed}"
@@ -243,7 +250,8 @@ _FACE_FILL = ((255, 214, 214), (200, 210, 228))
 _FACE_EDGE = ((196, 30, 40), (40, 52, 90))
 _BACK = (70, 60, 140)
 _REMOVED = (120, 150, 132)
-_PENDING_PHASES = (SAC_FACE, SAC_MOVE, BUILD_CARD)
+#: the phases whose pending face is framed in gold in the picture
+_PENDING_PHASES = (Phase.SACRIFICE_FACE, Phase.SACRIFICE_MOVE, Phase.BUILD_CARD)
 
 
 def image_size(board_size: int) -> tuple[int, int]:
@@ -301,7 +309,7 @@ def _face_glyph(seat: int, face: int, face_down: bool, acted: bool, pending: boo
     text_y = 17 if seat == 0 else 13
     draw.text(
         (mid, text_y),
-        FACE_LETTERS[face_type(face)] + SUIT_LETTERS[suit],
+        FACE_TYPE_LETTERS[face_type(face)] + SUIT_LETTERS[suit],
         fill=colour,
         font=default_font(12),
         anchor="mm",
@@ -338,11 +346,11 @@ def _mini_grid(draw, image, x: int, y: int, title: str, cards) -> int:
     for suit in range(4):
         colour = _RED if suit in (1, 2) else _BLACK
         _text(image, x, y + suit * MINI + MINI // 2, SUIT_LETTERS[suit], 9, _MUTED)
-        for r in range(9):
+        for r in range(NUMBERS_PER_SUIT):
             cx, cy = x + 10 + r * MINI, y + suit * MINI
-            if cards[suit * 9 + r]:
+            if cards[suit * NUMBERS_PER_SUIT + r]:
                 draw.rectangle((cx, cy, cx + MINI - 2, cy + MINI - 2), fill=_CARD_FILL)
-                _text(image, cx + MINI // 2 - 1, cy + MINI // 2 - 1, str(r + 2), 8, colour, True)
+                _text(image, cx + MINI // 2 - 1, cy + MINI // 2 - 1, str(NUMBER_RANKS[r]), 8, colour, True)
             else:
                 draw.rectangle((cx, cy, cx + MINI - 2, cy + MINI - 2), outline=_CELL)
     return y + 4 * MINI + 6
@@ -353,7 +361,7 @@ def _face_row(draw, image, state: MapDuelState, x: int, y: int, seat: int) -> in
     _text(image, x, y + LABEL_H // 2, f"{SEAT_NAMES[seat]} faces", 10)
     y += LABEL_H
     for face in range(NUM_FACES):
-        cx, cy = x + (face % 4) * 40, y + (face // 4) * 18
+        cx, cy = x + (face % FACES_PER_SUIT) * 40, y + (face // FACES_PER_SUIT) * 18
         status = state.face_status[seat][face]
         box = (cx, cy, cx + 36, cy + 15)
         name = face_str(seat, face)
@@ -383,7 +391,7 @@ def to_rgb(state: MapDuelState) -> np.ndarray:
     B = state.B
     image = _empty_board(B).copy()
     draw = ImageDraw.Draw(image)
-    over = state.phase == OVER
+    over = state.phase == Phase.OVER
     # Header.
     title = f"MAP DUEL  turn {state.turn}/{state.config.length_limit}"
     x = _text(image, MARGIN + 4, 12, title, 14)
@@ -391,7 +399,7 @@ def to_rgb(state: MapDuelState) -> np.ndarray:
     if over:
         _text(image, MARGIN + 4, 31, _result_text(state).upper(), 12, _GOLD)
     else:
-        x = _text(image, MARGIN + 4, 31, f"phase: {PHASE_NAMES[state.phase]}", 12)
+        x = _text(image, MARGIN + 4, 31, f"phase: {Phase(state.phase).label}", 12)
         x = _text(image, x + 8, 31, f"to act: {SEAT_NAMES[state.current]}", 12, _ACT)
         pending_text = _pending_text(state)
         if pending_text:

@@ -6,55 +6,55 @@ setup deck, a random first player, coin flips). Section numbers refer to
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from operator import mul
+from typing import cast
 
 import numpy as np
 
+from ...core.cards import CLUBS, DIAMONDS, HEARTS, NUM_SUITS, SPADES
 from ...core.compat import deprecated
 from ...core.errors import IllegalActionError
 from ...core.options import index_list_option
+from ...core.phases import PhaseRules, phase_table
 from .actions import NUM_DIRECTIONS, ActionLayout, Kind, layout_for
 from .config import MapDuelConfig
 from .state import (
-    ACE,
-    BUILD_CARD,
+    ACE_FACES,
+    ACE_TYPE,
     CARD_AT_SLOT,
     CARD_SLOT,
     DECK,
     DRAW,
     EMPTY,
     FACE_BASE,
-    JACK,
-    KING,
+    JACK_TYPE,
+    KING_TYPE,
     NUM_FACES,
     NUM_NUMBER_CARDS,
+    NUMBER_RANKS,
+    NUMBERS_PER_SUIT,
     ON_MAP,
     ONGOING,
-    OVER,
-    PLACE_CELL,
-    PLACE_PAY,
-    PRIMES,
-    QUEEN,
+    PRIME_RANKS,
+    QUEEN_TYPE,
     REMOVED,
-    SAC_FACE,
-    SAC_MOVE,
     SEAT_SUITS,
-    SETUP_FACE,
-    SETUP_FACE_CELL,
-    SETUP_PLACE,
-    STEP1,
-    STEP2,
+    SUITS_PER_SEAT,
     TRUNCATED,
     WON,
     MapDuelState,
+    Phase,
     face_code,
+    face_index,
     face_suit,
     face_type,
     is_red_suit,
     number_rank,
     number_suit,
+    numbers_of_suit,
 )
 
 #: absolute (row, col) step of each egocentric direction (forward, right, back, left), per seat:
@@ -66,7 +66,7 @@ DIRECTIONS = (
 ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))
 DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 #: what a placed J, Q, K costs (section 26); an Ace costs two primes
-FACE_COST = {JACK: 7, QUEEN: 8, KING: 9}
+FACE_COST = {JACK_TYPE: 7, QUEEN_TYPE: 8, KING_TYPE: 9}
 ACE_PAYMENT = -1
 _NUMBER_IDS = frozenset(range(NUM_NUMBER_CARDS))
 _RED_IDS = frozenset(n for n in range(NUM_NUMBER_CARDS) if is_red_suit(number_suit(n)))
@@ -89,9 +89,9 @@ def from_ego(state: MapDuelState, seat: int, ego_cell: int) -> int:
 
 
 @cache
-def _steps(board_size: int) -> dict[tuple[int, int], tuple[int, ...]]:
-    """For each unit step (orthogonal or diagonal), the cell it reaches from every cell (-1 off
-    the board): geometry computed once per board size."""
+def _offset_cells(board_size: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """For each unit offset ``(dr, dc)`` (orthogonal or diagonal), the cell it reaches from every
+    cell (-1 off the board): geometry computed once per board size."""
     table = {}
     for dr, dc in ORTHOGONAL + DIAGONAL:
         reached = []
@@ -110,22 +110,22 @@ class Geometry:
     ``diagonal_rays[cell]`` the cells along each diagonal, nearest first."""
 
     def __init__(self, board_size: int) -> None:
-        steps = _steps(board_size)
+        offsets = _offset_cells(board_size)
         cells = range(board_size * board_size)
         self.neighbours = tuple(
-            tuple(tuple(steps[DIRECTIONS[seat][d]][c] for d in range(NUM_DIRECTIONS)) for c in cells)
+            tuple(tuple(offsets[DIRECTIONS[seat][d]][c] for d in range(NUM_DIRECTIONS)) for c in cells)
             for seat in range(2)
         )
-        self.orthogonal = tuple(tuple(steps[v][c] for v in ORTHOGONAL) for c in cells)
-        self.diagonal = tuple(tuple(steps[v][c] for v in DIAGONAL) for c in cells)
+        self.orthogonal = tuple(tuple(offsets[v][c] for v in ORTHOGONAL) for c in cells)
+        self.diagonal = tuple(tuple(offsets[v][c] for v in DIAGONAL) for c in cells)
         rays = []
         for c in cells:
             per_cell = []
             for v in DIAGONAL:
-                ray, other = [], steps[v][c]
+                ray, other = [], offsets[v][c]
                 while other >= 0:
                     ray.append(other)
-                    other = steps[v][other]
+                    other = offsets[v][other]
                 per_cell.append(tuple(ray))
             rays.append(tuple(per_cell))
         self.diagonal_rays = tuple(rays)
@@ -136,9 +136,10 @@ def geometry(board_size: int) -> Geometry:
     return Geometry(board_size)
 
 
-def step(state: MapDuelState, cell: int, dr: int, dc: int) -> int:
-    """The cell one unit step away, or -1 off the board."""
-    return _steps(state.B)[(dr, dc)][cell]
+def offset_cell(state: MapDuelState, cell: int, dr: int, dc: int) -> int:
+    """The cell at the unit offset ``(dr, dc)`` from ``cell`` (absolute rows and columns), or -1
+    off the board."""
+    return _offset_cells(state.B)[(dr, dc)][cell]
 
 
 def neighbour(state: MapDuelState, seat: int, cell: int, direction: int) -> int:
@@ -189,7 +190,7 @@ def new_game(config: MapDuelConfig, rng: np.random.Generator, *, deck: Sequence[
     state.drawn = state.setup_deck.pop()
     state.first = first
     state.current = first
-    state.phase = SETUP_PLACE
+    state.phase = Phase.SETUP_PLACE
     return state
 
 
@@ -258,7 +259,7 @@ def faces_on_map(state: MapDuelState, seat: int) -> list[int]:
 def _opposite_pool(state: MapDuelState, seat: int) -> list[int]:
     """The seat's pool cards of the opponent's colour (what it pays new faces with)."""
     pool = state.pools[seat]
-    return [n for suit in SEAT_SUITS[1 - seat] for n in range(9 * suit, 9 * suit + 9) if pool[n]]
+    return [n for suit in SEAT_SUITS[1 - seat] for n in numbers_of_suit(suit) if pool[n]]
 
 
 def _subset_sums(ranks: Sequence[int], limit: int) -> set[int]:
@@ -272,11 +273,11 @@ def _affordable(state: MapDuelState, seat: int) -> tuple[set[int], int]:
     """What the seat's opposite-colour pool can pay: the exact sums up to 9 it can make, and how
     many prime ranks it holds."""
     ranks = [number_rank(n) for n in _opposite_pool(state, seat)]
-    return _subset_sums(ranks, FACE_COST[KING]), sum(1 for rank in ranks if rank in PRIMES)
+    return _subset_sums(ranks, FACE_COST[KING_TYPE]), sum(1 for rank in ranks if rank in PRIME_RANKS)
 
 
 def _affords(kind: int, sums: set[int], primes: int) -> bool:
-    return primes >= 2 if kind == ACE else FACE_COST[kind] in sums
+    return primes >= 2 if kind == ACE_TYPE else FACE_COST[kind] in sums
 
 
 def can_afford(state: MapDuelState, seat: int, face: int) -> bool:
@@ -317,7 +318,7 @@ def can_pay(state: MapDuelState, seat: int, n: int) -> bool:
         return False
     rank = number_rank(n)
     if state.pay_target == ACE_PAYMENT:
-        return rank in PRIMES
+        return rank in PRIME_RANKS
     remaining = state.pay_target - sum(number_rank(m) for m in state.paid) - rank
     if remaining < 0:
         return False
@@ -342,7 +343,7 @@ def confront_targets(state: MapDuelState, seat: int, face: int) -> list[int]:
     low = FACE_BASE + NUM_FACES * (1 - seat)
     high = low + NUM_FACES
     kind = face_type(face)
-    if kind == ACE:
+    if kind == ACE_TYPE:
         blocking = state.config.ace_blocking
         targets = []
         for ray in geo.diagonal_rays[cell]:
@@ -353,32 +354,35 @@ def confront_targets(state: MapDuelState, seat: int, face: int) -> list[int]:
                 if (blocking == "cards" and code != EMPTY) or (blocking == "faces" and code >= FACE_BASE):
                     break
         return sorted(targets)
-    if kind == JACK:
+    if kind == JACK_TYPE:
         cells: Sequence[int] = geo.neighbours[seat][cell][:1]
-    elif kind == QUEEN:
+    elif kind == QUEEN_TYPE:
         cells = geo.neighbours[seat][cell][1::2]
     else:
         cells = geo.orthogonal[cell] + (geo.diagonal[cell] if state.config.king_reach == "all8" else ())
     return sorted(board[c] - low for c in cells if c >= 0 and low <= board[c] < high)
 
 
-_RANKS_OF_A_SUIT = tuple(range(2, 11))
+_RANKS_OF_A_SUIT = tuple(NUMBER_RANKS)
 
 
 def suit_totals(pool: Sequence[int]) -> list[int]:
     """The sum of the ranks of a pool's cards, per suit."""
-    return [sum(map(mul, pool[9 * suit : 9 * suit + 9], _RANKS_OF_A_SUIT)) for suit in range(4)]
+    return [
+        sum(map(mul, pool[NUMBERS_PER_SUIT * suit : NUMBERS_PER_SUIT * (suit + 1)], _RANKS_OF_A_SUIT))
+        for suit in range(NUM_SUITS)
+    ]
 
 
 def face_value(state: MapDuelState, seat: int, face: int, totals: Sequence[int] | None = None) -> int:
     """Section 35(d): J = 5; K = the ranks of the seat's own-colour pool cards; Q = the ranks of
     the pool cards of the Queen's suit (``totals``: the pool's ``suit_totals``, if at hand)."""
     kind = face_type(face)
-    if kind == JACK:
+    if kind == JACK_TYPE:
         return 5
     if totals is None:
         totals = suit_totals(state.pools[seat])
-    if kind == KING:
+    if kind == KING_TYPE:
         low, high = SEAT_SUITS[seat]
         return totals[low] + totals[high]
     return totals[face_suit(seat, face)]
@@ -391,7 +395,7 @@ def _coin(state: MapDuelState, rng: np.random.Generator) -> bool:
 
 def _jack_is_low(config: MapDuelConfig, attacker_suit: int, defender_suit: int) -> bool:
     if config.jack_suit_rule == "major_minor":
-        return attacker_suit in (0, 1) and defender_suit in (2, 3)
+        return attacker_suit in (CLUBS, DIAMONDS) and defender_suit in (HEARTS, SPADES)
     return config.suit_order == "CDHS" and attacker_suit < defender_suit
 
 
@@ -401,13 +405,13 @@ def resolve(state: MapDuelState, seat: int, face: int, enemy_face: int, rng: np.
     enemy = 1 - seat
     kind, other = face_type(face), face_type(enemy_face)
     a_suit, d_suit = face_suit(seat, face), face_suit(enemy, enemy_face)
-    if kind == ACE:
-        if other == ACE and config.ace_vs_ace == "aggressor_wins":
+    if kind == ACE_TYPE:
+        if other == ACE_TYPE and config.ace_vs_ace == "aggressor_wins":
             return 1
         return 1 if _coin(state, rng) else 0
-    if other == ACE:
+    if other == ACE_TYPE:
         return 1
-    if kind == JACK and other == JACK:
+    if kind == JACK_TYPE and other == JACK_TYPE:
         if _jack_is_low(config, a_suit, d_suit):
             return 1 if _coin(state, rng) else -1
         return 1
@@ -426,11 +430,11 @@ def confront_odds(state: MapDuelState, seat: int, face: int, enemy_face: int) ->
     enemy = 1 - seat
     kind, other = face_type(face), face_type(enemy_face)
     a_suit, d_suit = face_suit(seat, face), face_suit(enemy, enemy_face)
-    if kind == ACE:
-        return (1.0, 0.0) if other == ACE and config.ace_vs_ace == "aggressor_wins" else (0.5, 0.0)
-    if other == ACE:
+    if kind == ACE_TYPE:
+        return (1.0, 0.0) if other == ACE_TYPE and config.ace_vs_ace == "aggressor_wins" else (0.5, 0.0)
+    if other == ACE_TYPE:
         return 1.0, 0.0
-    if kind == JACK and other == JACK:
+    if kind == JACK_TYPE and other == JACK_TYPE:
         return (0.5, 0.5) if _jack_is_low(config, a_suit, d_suit) else (1.0, 0.0)
     mine, theirs = face_value(state, seat, face), face_value(state, enemy, enemy_face)
     if mine != theirs:
@@ -446,57 +450,105 @@ def _remove_face(state: MapDuelState, seat: int, face: int) -> None:
     state.face_status[seat][face] = REMOVED
 
 
-# --------------------------------------------------------------------------- legality
+# --------------------------------------------------------------------------- the phases
+#
+# Each phase below has its legal actions (ascending, in the acting seat's frame), optionally a
+# check of one action that needs no list, and its effect; ``PHASES`` collects them. Every
+# decision phase is the turn of ``state.current``; the effect is called only with a legal action.
 
 
-def legal_actions(state: MapDuelState) -> list[int]:
-    """The legal action indices of the acting seat, ascending, in its own frame."""
-    phase = state.phase
-    if phase == OVER:
-        return []
-    lay = layout(state)
-    seat = state.current
-    ego = (lambda c: c) if seat == 0 else (lambda c: state.B * state.B - 1 - c)
-    if phase == SETUP_PLACE:
-        return sorted(ego(c) for c in setup_cells(state, state.drawn))
-    if phase == SETUP_FACE:
-        return [lay.face + f for f in range(NUM_FACES) if face_type(f) != ACE]
-    if phase in (SETUP_FACE_CELL,):
-        return sorted(ego(c) for c in starting_face_cells(state))
-    if phase == PLACE_CELL:
-        return sorted(ego(c) for c in placement_cells(state, seat))
-    if phase == PLACE_PAY:
-        return sorted(lay.pool + CARD_SLOT[seat][n] for n in range(NUM_NUMBER_CARDS) if can_pay(state, seat, n))
-    if phase == SAC_FACE:
-        return [lay.face + f for f in _sac_candidates(state, seat)]
-    if phase == SAC_MOVE:
-        moves = [lay.move + d for d in _sac_moves(state, seat)]
-        if not state.config.sacrifice_exact or not moves:
-            moves.append(lay.stop)
-        return moves
-    if phase == BUILD_CARD:
-        slot = CARD_SLOT[seat]
-        return sorted(lay.pool + slot[n] for n in range(NUM_NUMBER_CARDS) if _can_build_card(state, seat, n))
-    if phase == STEP1:
-        return _step1_actions(state, seat, lay)
-    return _step2_actions(state, seat, lay)
+def _acting_seat(state: MapDuelState) -> int:
+    return state.current
 
 
-def _sac_candidates(state: MapDuelState, seat: int) -> list[int]:
-    """Faces that may move for the sacrificed card (kept as ``paid[0]`` during SAC_FACE)."""
-    return sacrifice_faces(state, seat, state.paid[0]) if state.paid else []
+def _nobody(state: MapDuelState) -> int:
+    return -1
 
 
-def _can_build_card(state: MapDuelState, seat: int, n: int) -> bool:
-    if not state.pools[seat][n]:
-        return False
-    if state.config.build_uses_placement_rule:
-        return _placement_ok(state, n, state.build_cell, state.config.placement_rule)
-    return True
+def _ego_cells(state: MapDuelState, cells: list[int]) -> list[int]:
+    """CELL actions of absolute ``cells`` for the acting seat (the CELL block starts at 0)."""
+    if state.current == 0:
+        return cells  # the cell lists are ascending already
+    last = state.B * state.B - 1
+    return sorted(last - cell for cell in cells)
 
 
-def _step1_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[int]:
-    board = state.board
+def _chosen_cell(state: MapDuelState, action: int) -> int:
+    """The absolute cell a CELL action of the acting seat names."""
+    return from_ego(state, state.current, layout(state).decode(action).a)
+
+
+def _chosen_card(state: MapDuelState, action: int) -> int:
+    """The number card a POOL action of the acting seat names (its own card slots)."""
+    return CARD_AT_SLOT[state.current][layout(state).decode(action).a]
+
+
+# setup: place the drawn card (sections 13-16)
+
+
+def _setup_place_actions(state: MapDuelState) -> list[int]:
+    return _ego_cells(state, setup_cells(state, state.drawn))
+
+
+def _setup_place_allows(state: MapDuelState, action: int) -> bool:
+    kind, a, _ = layout(state).decode(action)
+    if kind is Kind.CELL:
+        cell = from_ego(state, state.current, a)
+        if state.board[cell] == EMPTY and _placement_ok(state, state.drawn, cell, state.config.placement_rule):
+            return True  # the rule of the config always allows it; the fallbacks need the list
+    return action in _setup_place_actions(state)
+
+
+def _setup_place(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    state.board[_chosen_cell(state, action)] = state.drawn
+    if state.setup_deck:
+        state.drawn = state.setup_deck.pop()
+        state.current = 1 - state.current
+    else:
+        state.drawn = -1
+        state.current = state.first
+        state.phase = Phase.SETUP_FACE
+
+
+# setup: choose a starting face, then its cell (sections 17, 18)
+
+
+def _setup_face_actions(state: MapDuelState) -> list[int]:
+    face = layout(state).face
+    return [face + f for f in range(NUM_FACES) if face_type(f) != ACE_TYPE]
+
+
+def _setup_face(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    state.pending_face = layout(state).decode(action).a
+    state.phase = Phase.SETUP_FACE_CELL
+
+
+def _setup_face_cell_actions(state: MapDuelState) -> list[int]:
+    return _ego_cells(state, starting_face_cells(state))
+
+
+def _setup_face_cell(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    seat, face, cell = state.current, state.pending_face, _chosen_cell(state, action)
+    state.pending_face = -1
+    state.board[cell] = face_code(seat, face)
+    state.face_pos[seat][face] = cell
+    state.face_status[seat][face] = ON_MAP
+    state.setup_faces_placed += 1
+    if state.setup_faces_placed == 1:
+        state.hidden_face = (seat, face)  # face down until the other seat has placed (18)
+        state.current = 1 - seat
+        state.phase = Phase.SETUP_FACE
+    else:
+        state.hidden_face = None
+        state.current = state.first
+        _begin_turn(state)
+
+
+# step 1: one swap, sacrifice or new face, or a pass (sections 19-27)
+
+
+def _step1_actions(state: MapDuelState) -> list[int]:
+    lay, seat, board = layout(state), state.current, state.board
     status, pos, pool = state.face_status[seat], state.face_pos[seat], state.pools[seat]
     neighbours = geometry(state.B).neighbours[seat]
     on_map = [f for f in range(NUM_FACES) if status[f] == ON_MAP]
@@ -508,14 +560,14 @@ def _step1_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[in
             for d, other in enumerate(neighbours[pos[f]])
             if other >= 0 and 0 <= board[other] < NUM_NUMBER_CARDS
         )
-    aces = [a for a in range(2) if status[4 * a + ACE] == ON_MAP]
-    actions.extend(lay.swap_ace + 2 * f + a for f in on_map for a in aces if 4 * a + ACE != f)
+    aces = [a for a, ace in enumerate(ACE_FACES) if status[ace] == ON_MAP]
+    actions.extend(lay.swap_ace + SUITS_PER_SEAT * f + a for f in on_map for a in aces if ACE_FACES[a] != f)
     # a sacrifice: an own-colour pool card of a suit that has a face on the map (sections 23-25)
     suits_on_map = {face_suit(seat, f) for f in on_map}
     slot = CARD_SLOT[seat]
     for suit in SEAT_SUITS[seat]:
         if suit in suits_on_map:
-            actions.extend(lay.pool + slot[n] for n in range(9 * suit, 9 * suit + 9) if pool[n])
+            actions.extend(lay.pool + slot[n] for n in numbers_of_suit(suit) if pool[n])
     if on_map and _has_placement_cell(state, seat):
         sums, primes = _affordable(state, seat)
         actions.extend(
@@ -523,6 +575,159 @@ def _step1_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[in
         )
     actions.append(lay.pass_step1)
     return sorted(actions)
+
+
+def _step1_allows(state: MapDuelState, action: int) -> bool:
+    kind, a, b = layout(state).decode(action)
+    seat = state.current
+    status = state.face_status[seat]
+    if kind is Kind.PASS_STEP1:
+        return True
+    if kind is Kind.SWAP_ADJ:
+        if status[a] != ON_MAP:
+            return False
+        other = neighbour(state, seat, state.face_pos[seat][a], b)
+        return other >= 0 and is_number(state.board[other])
+    if kind is Kind.SWAP_ACE:
+        return status[a] == ON_MAP and a != ACE_FACES[b] and status[ACE_FACES[b]] == ON_MAP
+    if kind is Kind.POOL:
+        n = CARD_AT_SLOT[seat][a]
+        return bool(state.pools[seat][n]) and is_own_colour(seat, n) and bool(sacrifice_faces(state, seat, n))
+    if kind is Kind.FACE:
+        return (
+            status[a] == DECK
+            and bool(faces_on_map(state, seat))
+            and can_afford(state, seat, a)
+            and bool(placement_cells(state, seat))
+        )
+    return False
+
+
+def _step1(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    kind, a, b = layout(state).decode(action)
+    seat = state.current
+    if kind is Kind.PASS_STEP1:
+        _to_step2(state)
+    elif kind is Kind.SWAP_ADJ or kind is Kind.SWAP_ACE:
+        other = (
+            neighbour(state, seat, state.face_pos[seat][a], b)
+            if kind is Kind.SWAP_ADJ
+            else state.face_pos[seat][ACE_FACES[b]]
+        )
+        _swap(state, seat, a, other)
+        _check_end(state)
+        if state.outcome == ONGOING:
+            _to_step2(state)
+    elif kind is Kind.POOL:  # a sacrifice (sections 23-25)
+        n = CARD_AT_SLOT[seat][a]
+        state.pools[seat][n] = 0
+        state.removed_numbers[n] = 1
+        state.progress_this_turn = True
+        state.step1_done = True
+        state.paid = [n]  # remembers the sacrificed card for the face choice
+        state.moves_left = number_rank(n)
+        candidates = sacrifice_faces(state, seat, n)
+        if len(candidates) == 1:
+            state.pending_face = candidates[0]
+            _enter_sac_move(state, seat)
+        else:
+            state.phase = Phase.SACRIFICE_FACE
+    else:  # FACE: paying to place a new face (sections 26, 27)
+        state.pending_face = a
+        state.pay_target = ACE_PAYMENT if face_type(a) == ACE_TYPE else FACE_COST[face_type(a)]
+        state.paid = []
+        state.step1_done = True
+        state.phase = Phase.PLACE_CELL
+
+
+# step 1, a sacrifice: which face moves, then its swaps (sections 23-25)
+
+
+def _sacrifice_face_actions(state: MapDuelState) -> list[int]:
+    """Faces that may move for the sacrificed card (kept as ``paid[0]`` during the choice)."""
+    if not state.paid:
+        return []
+    face = layout(state).face
+    return [face + f for f in sacrifice_faces(state, state.current, state.paid[0])]
+
+
+def _sacrifice_face(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    state.pending_face = layout(state).decode(action).a
+    _enter_sac_move(state, state.current)
+
+
+def _enter_sac_move(state: MapDuelState, seat: int) -> None:
+    state.phase = Phase.SACRIFICE_MOVE
+    if not _sac_moves(state, seat):
+        _to_step2(state)
+
+
+def _sacrifice_move_actions(state: MapDuelState) -> list[int]:
+    lay = layout(state)
+    moves = [lay.move + d for d in _sac_moves(state, state.current)]
+    if not state.config.sacrifice_exact or not moves:
+        moves.append(lay.stop)
+    return moves
+
+
+def _sacrifice_move(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    kind, direction, _ = layout(state).decode(action)
+    if kind is Kind.STOP:
+        _to_step2(state)
+        return
+    seat, face = state.current, state.pending_face
+    _swap(state, seat, face, neighbour(state, seat, state.face_pos[seat][face], direction))
+    state.moves_left -= 1
+    _check_end(state)
+    if state.outcome != ONGOING:
+        return
+    if state.moves_left <= 0 or not _sac_moves(state, seat):
+        _to_step2(state)
+
+
+# step 1, a new face: its cell, then the payment card by card (sections 26, 27)
+
+
+def _place_cell_actions(state: MapDuelState) -> list[int]:
+    return _ego_cells(state, placement_cells(state, state.current))
+
+
+def _place_cell(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    state.pending_cell = _chosen_cell(state, action)
+    state.phase = Phase.PLACE_PAY
+
+
+def _place_pay_actions(state: MapDuelState) -> list[int]:
+    seat, pool = state.current, layout(state).pool
+    return sorted(pool + CARD_SLOT[seat][n] for n in range(NUM_NUMBER_CARDS) if can_pay(state, seat, n))
+
+
+def _place_pay_allows(state: MapDuelState, action: int) -> bool:
+    kind, slot, _ = layout(state).decode(action)
+    return kind is Kind.POOL and can_pay(state, state.current, CARD_AT_SLOT[state.current][slot])
+
+
+def _place_pay(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    seat, n = state.current, _chosen_card(state, action)
+    state.pools[seat][n] = 0
+    state.removed_numbers[n] = 1
+    state.paid.append(n)
+    state.progress_this_turn = True
+    if state.pay_target == ACE_PAYMENT:
+        done = len(state.paid) == 2
+    else:
+        done = sum(number_rank(m) for m in state.paid) == state.pay_target
+    if done:
+        face, cell = state.pending_face, state.pending_cell
+        state.board[cell] = face_code(seat, face)
+        state.face_pos[seat][face] = cell
+        state.face_status[seat][face] = ON_MAP
+        _check_end(state)
+        if state.outcome == ONGOING:
+            _to_step2(state)
+
+
+# step 2: each face may consume, build or confront once, then END_TURN (sections 28-35)
 
 
 def _step2_moves(state: MapDuelState, seat: int, lay: ActionLayout) -> Iterator[int]:
@@ -556,71 +761,16 @@ def _step2_moves(state: MapDuelState, seat: int, lay: ActionLayout) -> Iterator[
             yield base + e
 
 
-def _step2_actions(state: MapDuelState, seat: int, lay: ActionLayout) -> list[int]:
-    actions = sorted(_step2_moves(state, seat, lay))
+def _step2_actions(state: MapDuelState) -> list[int]:
+    lay = layout(state)
+    actions = sorted(_step2_moves(state, state.current, lay))
     actions.append(lay.end_turn)
     return actions
 
 
-def legal_mask(state: MapDuelState) -> np.ndarray:
-    mask = np.zeros(layout(state).size, dtype=np.int8)
-    mask[legal_actions(state)] = 1
-    return mask
-
-
-def is_legal(state: MapDuelState, action: int) -> bool:
-    """Whether ``action`` is legal for the acting seat. The main-game steps and the card
-    choices check the one action; the other sub-decisions compare with the whole list."""
-    if isinstance(action, np.integer):
-        action = int(action)
-    if isinstance(action, bool) or not isinstance(action, int):
-        return False
-    lay = layout(state)
-    if state.phase == OVER or not 0 <= action < lay.size:
-        return False
-    kind, a, b = lay.decode(action)
+def _step2_allows(state: MapDuelState, action: int) -> bool:
+    kind, a, b = layout(state).decode(action)
     seat = state.current
-    phase = state.phase
-    if phase == STEP1:
-        return _step1_allows(state, seat, kind, a, b)
-    if phase == STEP2:
-        return _step2_allows(state, seat, kind, a, b)
-    if phase == BUILD_CARD:
-        return kind is Kind.POOL and _can_build_card(state, seat, CARD_AT_SLOT[seat][a])
-    if phase == PLACE_PAY:
-        return kind is Kind.POOL and can_pay(state, seat, CARD_AT_SLOT[seat][a])
-    if phase == SETUP_PLACE and kind is Kind.CELL:
-        cell = from_ego(state, seat, a)
-        if state.board[cell] == EMPTY and _placement_ok(state, state.drawn, cell, state.config.placement_rule):
-            return True  # the rule of the config always allows it; the fallbacks need the list
-    return action in legal_actions(state)
-
-
-def _step1_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) -> bool:
-    status = state.face_status[seat]
-    if kind is Kind.PASS_STEP1:
-        return True
-    if kind is Kind.SWAP_ADJ:
-        if status[a] != ON_MAP:
-            return False
-        other = neighbour(state, seat, state.face_pos[seat][a], b)
-        return other >= 0 and is_number(state.board[other])
-    if kind is Kind.SWAP_ACE:
-        return status[a] == ON_MAP and a != 4 * b + ACE and status[4 * b + ACE] == ON_MAP
-    if kind is Kind.POOL:
-        n = CARD_AT_SLOT[seat][a]
-        return bool(state.pools[seat][n]) and is_own_colour(seat, n) and bool(sacrifice_faces(state, seat, n))
-    if kind is Kind.FACE:
-        return (
-            status[a] == DECK
-            and bool(faces_on_map(state, seat))
-            and can_afford(state, seat, a)
-            and bool(placement_cells(state, seat))
-        )
-    return False
-
-
-def _step2_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) -> bool:
     if kind is Kind.END_TURN:
         return True
     if kind not in (Kind.CONSUME, Kind.BUILD, Kind.CONFRONT):
@@ -643,95 +793,88 @@ def _step2_allows(state: MapDuelState, seat: int, kind: Kind, a: int, b: int) ->
     )
 
 
-# --------------------------------------------------------------------------- applying actions
-
-
-def apply_action(state: MapDuelState, action: int, rng: np.random.Generator) -> list[float]:
-    """Play ``action`` for the acting seat (mutating ``state``); both seats' rewards for it.
-    Raises ``IllegalActionError`` (the state untouched) for an illegal action."""
-    if state.phase == OVER:
-        raise IllegalActionError("the game is over")
-    if isinstance(action, np.integer):
-        action = int(action)
-    lay = layout(state)
-    if not is_legal(state, action):
-        name = lay.name(action, state.current) if isinstance(action, int) and 0 <= action < lay.size else repr(action)
-        raise IllegalActionError(
-            f"{name} (action {action}) is not legal for seat {state.current} in phase "
-            f"{state.phase}; legal: {legal_actions(state)}"
-        )
-    shaping = state.config.shaping
-    before = colour_share(state) if shaping else 0.0
-    kind, a, b = lay.decode(action)
+def _step2(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    kind, a, b = layout(state).decode(action)
+    if kind is Kind.END_TURN:
+        _end_turn(state)
+        return
     seat = state.current
-    phase = state.phase
-    if kind is Kind.POOL:  # pool cards are named by the seat's own card slots
-        a = CARD_AT_SLOT[seat][a]
-    if phase == SETUP_PLACE:
-        _setup_place(state, from_ego(state, seat, a))
-    elif phase == SETUP_FACE:
+    cell = state.face_pos[seat][a]
+    if kind is Kind.CONSUME:
+        other = neighbour(state, seat, cell, b)
+        state.pools[seat][state.board[other]] = 1
+        state.board[other] = EMPTY
+        state.acted.add(a)
+    elif kind is Kind.BUILD:
         state.pending_face = a
-        state.phase = SETUP_FACE_CELL
-    elif phase == SETUP_FACE_CELL:
-        _setup_face(state, seat, from_ego(state, seat, a))
-    elif phase == STEP1:
-        _step1(state, seat, kind, a, b, rng)
-    elif phase == SAC_FACE:
-        state.pending_face = a
-        _enter_sac_move(state, seat)
-    elif phase == SAC_MOVE:
-        _sac_move(state, seat, kind, a)
-    elif phase == PLACE_CELL:
-        state.pending_cell = from_ego(state, seat, a)
-        state.phase = PLACE_PAY
-    elif phase == PLACE_PAY:
-        _pay(state, seat, a)
-    elif phase == BUILD_CARD:
-        _build(state, seat, a)
-    else:
-        _step2(state, seat, kind, a, b, rng)
-    rewards = [0.0, 0.0]
-    if shaping and state.outcome == ONGOING:
-        after = colour_share(state)
-        rewards = [shaping * (after - before), shaping * (before - after)]
-    if state.outcome in (WON, DRAW):
-        for p, value in enumerate(final_rewards(state)):
-            rewards[p] += value
-    return rewards
+        state.build_cell = neighbour(state, seat, cell, b)
+        state.phase = Phase.BUILD_CARD
+        return
+    else:  # CONFRONT
+        loser = resolve(state, seat, a, b, rng)
+        if loser == 1:
+            _remove_face(state, 1 - seat, b)
+        elif loser == -1:
+            _remove_face(state, seat, a)
+        state.acted.add(a)
+    state.progress_this_turn = True
+    _check_end(state)
+    _auto_end(state)
 
 
-def _setup_place(state: MapDuelState, cell: int) -> None:
-    state.board[cell] = state.drawn
-    if state.setup_deck:
-        state.drawn = state.setup_deck.pop()
-        state.current = 1 - state.current
-    else:
-        state.drawn = -1
-        state.current = state.first
-        state.phase = SETUP_FACE
+# step 2, a build: the pool card to lay (section 31)
 
 
-def _setup_face(state: MapDuelState, seat: int, cell: int) -> None:
-    face = state.pending_face
+def _can_build_card(state: MapDuelState, seat: int, n: int) -> bool:
+    if not state.pools[seat][n]:
+        return False
+    if state.config.build_uses_placement_rule:
+        return _placement_ok(state, n, state.build_cell, state.config.placement_rule)
+    return True
+
+
+def _build_card_actions(state: MapDuelState) -> list[int]:
+    seat, pool = state.current, layout(state).pool
+    slot = CARD_SLOT[seat]
+    return sorted(pool + slot[n] for n in range(NUM_NUMBER_CARDS) if _can_build_card(state, seat, n))
+
+
+def _build_card_allows(state: MapDuelState, action: int) -> bool:
+    kind, slot, _ = layout(state).decode(action)
+    return kind is Kind.POOL and _can_build_card(state, state.current, CARD_AT_SLOT[state.current][slot])
+
+
+def _build_card(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    seat, n = state.current, _chosen_card(state, action)
+    state.pools[seat][n] = 0
+    state.board[state.build_cell] = n
+    state.acted.add(state.pending_face)
     state.pending_face = -1
-    state.board[cell] = face_code(seat, face)
-    state.face_pos[seat][face] = cell
-    state.face_status[seat][face] = ON_MAP
-    state.setup_faces_placed += 1
-    if state.setup_faces_placed == 1:
-        state.hidden_face = (seat, face)  # face down until the other seat has placed (18)
-        state.current = 1 - seat
-        state.phase = SETUP_FACE
-    else:
-        state.hidden_face = None
-        state.current = state.first
-        _begin_turn(state)
+    state.build_cell = -1
+    state.progress_this_turn = True
+    state.phase = Phase.STEP_2
+    _check_end(state)
+    _auto_end(state)
+
+
+# the game is over
+
+
+def _no_actions(state: MapDuelState) -> list[int]:
+    return []
+
+
+def _game_over(state: MapDuelState, action: int, rng: np.random.Generator) -> None:
+    raise IllegalActionError("the game is over")
+
+
+# turn flow shared by the phases (sections 3, 19, 45)
 
 
 def _begin_turn(state: MapDuelState) -> None:
     if state.turn >= state.config.length_limit:
         state.outcome = TRUNCATED
-        state.phase = OVER
+        state.phase = Phase.OVER
         return
     state.turn += 1
     state.step1_done = False
@@ -740,14 +883,14 @@ def _begin_turn(state: MapDuelState) -> None:
     state.pending_face = -1
     state.pending_cell = -1
     state.paid = []
-    state.phase = STEP1
+    state.phase = Phase.STEP_1
 
 
 def _end_turn(state: MapDuelState) -> None:
     state.no_progress = 0 if state.progress_this_turn else state.no_progress + 1
     if state.no_progress >= state.config.no_progress_turns:
         state.outcome = DRAW
-        state.phase = OVER
+        state.phase = Phase.OVER
         return
     state.current = 1 - state.current
     _begin_turn(state)
@@ -760,14 +903,14 @@ def _to_step2(state: MapDuelState) -> None:
     state.paid = []
     state.pay_target = 0
     state.moves_left = 0
-    state.phase = STEP2
+    state.phase = Phase.STEP_2
     _auto_end(state)
 
 
 def _auto_end(state: MapDuelState) -> None:
     """Section 3: a step 2 with nothing but END_TURN ends the turn by itself."""
     if (
-        state.phase == STEP2
+        state.phase == Phase.STEP_2
         and state.outcome == ONGOING
         and next(_step2_moves(state, state.current, layout(state)), None) is None
     ):
@@ -784,115 +927,114 @@ def _swap(state: MapDuelState, seat: int, face: int, other: int) -> None:
         state.face_pos[owner][f] = cell
 
 
-def _step1(state: MapDuelState, seat: int, kind: Kind, a: int, b: int, rng: np.random.Generator) -> None:
-    if kind is Kind.PASS_STEP1:
-        _to_step2(state)
-    elif kind is Kind.SWAP_ADJ:
-        _swap(state, seat, a, neighbour(state, seat, state.face_pos[seat][a], b))
-        _check_end(state)
-        if state.outcome == ONGOING:
-            _to_step2(state)
-    elif kind is Kind.SWAP_ACE:
-        _swap(state, seat, a, state.face_pos[seat][4 * b + ACE])
-        _check_end(state)
-        if state.outcome == ONGOING:
-            _to_step2(state)
-    elif kind is Kind.POOL:  # a sacrifice (sections 23-25)
-        state.pools[seat][a] = 0
-        state.removed_numbers[a] = 1
-        state.progress_this_turn = True
-        state.step1_done = True
-        state.paid = [a]  # remembers the sacrificed card for the face choice
-        state.moves_left = number_rank(a)
-        candidates = sacrifice_faces(state, seat, a)
-        if len(candidates) == 1:
-            state.pending_face = candidates[0]
-            _enter_sac_move(state, seat)
-        else:
-            state.phase = SAC_FACE
-    elif kind is Kind.FACE:  # paying to place a new face (sections 26, 27)
-        state.pending_face = a
-        state.pay_target = ACE_PAYMENT if face_type(a) == ACE else FACE_COST[face_type(a)]
-        state.paid = []
-        state.step1_done = True
-        state.phase = PLACE_CELL
+@dataclass(frozen=True)
+class DuelPhaseRules(PhaseRules[MapDuelState]):
+    """A phase's ``PhaseRules`` and ``allows(state, action)``: whether one action is legal,
+    answered without listing them all (None: look the action up in ``legal_actions``)."""
+
+    allows: Callable[[MapDuelState, int], bool] | None = None
 
 
-def _enter_sac_move(state: MapDuelState, seat: int) -> None:
-    state.phase = SAC_MOVE
-    if not _sac_moves(state, seat):
-        _to_step2(state)
+#: everything about each phase, indexed by ``state.phase``
+PHASES = cast(
+    "tuple[DuelPhaseRules, ...]",
+    phase_table(
+        Phase,
+        {
+            Phase.SETUP_PLACE: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_setup_place_actions, apply=_setup_place, allows=_setup_place_allows
+            ),
+            Phase.SETUP_FACE: DuelPhaseRules(actor=_acting_seat, legal_actions=_setup_face_actions, apply=_setup_face),
+            Phase.SETUP_FACE_CELL: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_setup_face_cell_actions, apply=_setup_face_cell
+            ),
+            Phase.STEP_1: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_step1_actions, apply=_step1, allows=_step1_allows
+            ),
+            Phase.SACRIFICE_FACE: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_sacrifice_face_actions, apply=_sacrifice_face
+            ),
+            Phase.SACRIFICE_MOVE: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_sacrifice_move_actions, apply=_sacrifice_move
+            ),
+            Phase.PLACE_CELL: DuelPhaseRules(actor=_acting_seat, legal_actions=_place_cell_actions, apply=_place_cell),
+            Phase.PLACE_PAY: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_place_pay_actions, apply=_place_pay, allows=_place_pay_allows
+            ),
+            Phase.STEP_2: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_step2_actions, apply=_step2, allows=_step2_allows
+            ),
+            Phase.BUILD_CARD: DuelPhaseRules(
+                actor=_acting_seat, legal_actions=_build_card_actions, apply=_build_card, allows=_build_card_allows
+            ),
+            Phase.OVER: DuelPhaseRules(actor=_nobody, legal_actions=_no_actions, apply=_game_over),
+        },
+    ),
+)
 
 
-def _sac_move(state: MapDuelState, seat: int, kind: Kind, direction: int) -> None:
-    if kind is Kind.STOP:
-        _to_step2(state)
-        return
-    _swap(state, seat, state.pending_face, neighbour(state, seat, state.face_pos[seat][state.pending_face], direction))
-    state.moves_left -= 1
-    _check_end(state)
-    if state.outcome != ONGOING:
-        return
-    if state.moves_left <= 0 or not _sac_moves(state, seat):
-        _to_step2(state)
+# --------------------------------------------------------------------------- the generic verbs
 
 
-def _pay(state: MapDuelState, seat: int, n: int) -> None:
-    state.pools[seat][n] = 0
-    state.removed_numbers[n] = 1
-    state.paid.append(n)
-    state.progress_this_turn = True
-    if state.pay_target == ACE_PAYMENT:
-        done = len(state.paid) == 2
-    else:
-        done = sum(number_rank(m) for m in state.paid) == state.pay_target
-    if done:
-        face, cell = state.pending_face, state.pending_cell
-        state.board[cell] = face_code(seat, face)
-        state.face_pos[seat][face] = cell
-        state.face_status[seat][face] = ON_MAP
-        _check_end(state)
-        if state.outcome == ONGOING:
-            _to_step2(state)
+def acting_player(state: MapDuelState) -> int:
+    """The seat to act, -1 once the game is over."""
+    return PHASES[state.phase].actor(state)
 
 
-def _build(state: MapDuelState, seat: int, n: int) -> None:
-    state.pools[seat][n] = 0
-    state.board[state.build_cell] = n
-    state.acted.add(state.pending_face)
-    state.pending_face = -1
-    state.build_cell = -1
-    state.progress_this_turn = True
-    state.phase = STEP2
-    _check_end(state)
-    _auto_end(state)
+def legal_actions(state: MapDuelState) -> list[int]:
+    """The legal action indices of the acting seat, ascending, in its own frame."""
+    return PHASES[state.phase].legal_actions(state)
 
 
-def _step2(state: MapDuelState, seat: int, kind: Kind, a: int, b: int, rng: np.random.Generator) -> None:
-    if kind is Kind.END_TURN:
-        _end_turn(state)
-        return
-    cell = state.face_pos[seat][a]
-    if kind is Kind.CONSUME:
-        other = neighbour(state, seat, cell, b)
-        state.pools[seat][state.board[other]] = 1
-        state.board[other] = EMPTY
-        state.acted.add(a)
-    elif kind is Kind.BUILD:
-        state.pending_face = a
-        state.build_cell = neighbour(state, seat, cell, b)
-        state.phase = BUILD_CARD
-        return
-    else:  # CONFRONT
-        loser = resolve(state, seat, a, b, rng)
-        if loser == 1:
-            _remove_face(state, 1 - seat, b)
-        elif loser == -1:
-            _remove_face(state, seat, a)
-        state.acted.add(a)
-    state.progress_this_turn = True
-    _check_end(state)
-    _auto_end(state)
+def legal_mask(state: MapDuelState) -> np.ndarray:
+    mask = np.zeros(layout(state).size, dtype=np.int8)
+    mask[legal_actions(state)] = 1
+    return mask
+
+
+def is_legal(state: MapDuelState, action: int) -> bool:
+    """Whether ``action`` is legal for the acting seat: the phase's ``allows`` checks the one
+    action where it can; the other sub-decisions compare with the whole list."""
+    if isinstance(action, np.integer):
+        action = int(action)
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < layout(state).size:
+        return False
+    phase = PHASES[state.phase]
+    if phase.allows is None:
+        return action in phase.legal_actions(state)
+    return phase.allows(state, action)
+
+
+def apply_action(state: MapDuelState, action: int, rng: np.random.Generator) -> list[float]:
+    """Play ``action`` for the acting seat (mutating ``state``); both seats' rewards for it.
+    Raises ``IllegalActionError`` (the state untouched) for an illegal action."""
+    if isinstance(action, np.integer):
+        action = int(action)
+    if not is_legal(state, action):
+        raise IllegalActionError(_why_illegal(state, action))
+    shaping = state.config.shaping
+    before = colour_share(state) if shaping else 0.0
+    PHASES[state.phase].apply(state, action, rng)
+    rewards = [0.0, 0.0]
+    if shaping and state.outcome == ONGOING:
+        after = colour_share(state)
+        rewards = [shaping * (after - before), shaping * (before - after)]
+    if state.outcome in (WON, DRAW):
+        for p, value in enumerate(final_rewards(state)):
+            rewards[p] += value
+    return rewards
+
+
+def _why_illegal(state: MapDuelState, action: object) -> str:
+    if state.phase == Phase.OVER:
+        return "the game is over"
+    lay = layout(state)
+    valid_index = isinstance(action, int) and not isinstance(action, bool) and 0 <= action < lay.size
+    name = lay.name(action, state.current) if valid_index else repr(action)  # type: ignore[arg-type]
+    return (
+        f"{name} (action {action}) is not legal for seat {state.current} in phase "
+        f"{Phase(state.phase).label}; legal: {legal_actions(state)}"
+    )
 
 
 # --------------------------------------------------------------------------- the end
@@ -917,16 +1059,16 @@ def _check_end(state: MapDuelState) -> None:
     has_faces = [ON_MAP in state.face_status[p] for p in range(2)]
     succeeds = [colour[p] or not has_faces[1 - p] for p in range(2)]
     if succeeds[0] and succeeds[1]:
-        state.outcome, state.phase = DRAW, OVER
+        state.outcome, state.phase = DRAW, Phase.OVER
     elif succeeds[0] or succeeds[1]:
-        state.outcome, state.phase = WON, OVER
+        state.outcome, state.phase = WON, Phase.OVER
         state.winner = 0 if succeeds[0] else 1
 
 
 def heuristic_values(state: MapDuelState) -> list[float]:
     """A guess in [-1, 1] of each seat's final reward for a game cut short (search agents): the
     colour share of the map's number cards and the faces each side has on the map."""
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         return final_rewards(state)
     faces = [len(faces_on_map(state, seat)) for seat in (0, 1)]
     value = (colour_share(state) - 0.5) + 0.1 * (faces[0] - faces[1])
@@ -935,7 +1077,7 @@ def heuristic_values(state: MapDuelState) -> list[float]:
 
 
 def is_terminal(state: MapDuelState) -> bool:
-    return state.phase == OVER
+    return state.phase == Phase.OVER
 
 
 def is_truncated(state: MapDuelState) -> bool:
@@ -973,7 +1115,7 @@ def determinize(state: MapDuelState, seat: int, rng: np.random.Generator) -> Map
     if hidden is not None and hidden[0] != seat:
         owner, face = hidden
         choice = int(rng.integers(6))
-        new_face = 4 * (choice // 3) + choice % 3
+        new_face = face_index(choice // 3, choice % 3)  # a Jack, Queen or King of either suit
         cell = state.face_pos[owner][face]
         copy.face_status[owner][face] = DECK
         copy.face_pos[owner][face] = -1
@@ -990,12 +1132,48 @@ def apply(state: MapDuelState, action: int, rng: np.random.Generator) -> list[fl
     return apply_action(state, action, rng)
 
 
+def _most_payment_cards() -> int:
+    """The most cards one payment can take: an Ace takes two primes; a J, Q or K the smallest
+    opposite-colour ranks (each rank twice, one per suit of that colour) that still fit its cost."""
+    most, total = 0, 0
+    for rank in sorted(list(NUMBER_RANKS) * SUITS_PER_SEAT):
+        if total + rank > max(FACE_COST.values()):
+            break
+        most, total = most + 1, total + rank
+    return max(most, 2)
+
+
+#: the setup's decisions: a cell for each number card but the centre one (which places itself),
+#: then for each seat its starting face and that face's cell (sections 13-18)
+SETUP_DECISIONS = (NUM_NUMBER_CARDS - 1) + 2 * 2
+#: the most decisions of a step 1: a sacrifice (the pool card, the face when two or more of its
+#: suit are on the map, then one MOVE or STOP per swap, at most the card's rank) outnumbers a new
+#: face (the face, its cell, the payment cards), a swap and a pass (one each) (sections 19-27)
+STEP_1_DECISIONS = max(1 + 1 + max(NUMBER_RANKS), 1 + 1 + _most_payment_cards(), 1)
+#: the most decisions of a step 2: each face acts once, a BUILD and its card being two decisions;
+#: END_TURN is asked only while a face that has not acted can still act, so a step 2 in which
+#: every face builds ends by itself (sections 3, 28-31)
+STEP_2_DECISIONS = 2 * NUM_FACES
+#: the most decisions of one turn
+TURN_DECISIONS = STEP_1_DECISIONS + STEP_2_DECISIONS
+
+
 def max_game_length(config: MapDuelConfig) -> int:
-    """An upper bound on the decisions of one game: the setup (every number card placed, the
-    faces chosen) and ``length_limit`` turns of at most a step-1 option chain and a step-2 action
-    for each face."""
-    setup = 64
-    return setup + config.length_limit * 64
+    """An upper bound on the decisions (``apply_action`` calls) of one game:
+    ``SETUP_DECISIONS + length_limit * TURN_DECISIONS`` = ``39 + 28 * length_limit``.
+
+    - The setup takes exactly 39 decisions: 35 cells for the number cards (the first card opens
+      the map on the centre by itself), then a starting face and its cell for each seat.
+    - At most ``length_limit`` turns are played (truncation is checked as a turn would begin).
+    - A turn takes at most 28 decisions: step 1 at most 12 (sacrificing a 10: the card, the face
+      to move, then up to 10 swaps or a STOP; a new face takes at most 5, with a payment of at most
+      3 cards, since four opposite-colour cards sum to at least 2 + 2 + 3 + 3 > 9), step 2 at most
+      16 (each of the 8 faces builds, 2 decisions each; with a face left out, 14 and END_TURN).
+
+    The board size changes no term: every board (9 x 9 and up) has room for all 36 number cards
+    and the 16 faces, each setup card always finds a cell (ruling 16), and the counts above are
+    of cards and faces, not of cells. Draws and wins only end a game earlier."""
+    return SETUP_DECISIONS + config.length_limit * TURN_DECISIONS
 
 
 def utility_range(config: MapDuelConfig) -> tuple[float, float]:

@@ -1,13 +1,21 @@
-"""The Map Duel game state: plain data and a cheap, exact ``clone()``.
+"""The Map Duel game state, and the card codes Map Duel numbers its own way.
 
-Cards. A **number card** has id ``n = suit * 9 + (rank - 2)`` (suits C 0, D 1, H 2, S 3; ranks
-2..10), 36 ids. A **face card** belongs to a seat ``p`` (0 = ``player_0``, red; 1 = ``player_1``,
-black) and has own index ``f = 4 * s + t``: ``s = 0`` the seat's lower suit (red D, black C),
-``s = 1`` its higher suit (red H, black S); ``t = 0..3`` Jack, Queen, King, Ace.
+Standard-card facts (the four suits, their bridge order clubs < diamonds < hearts < spades and
+their letters) are ``empire_envs.core.cards``'. Map Duel's own codes are declared here, once:
+
+- A **number card id** ``n = NUMBERS_PER_SUIT * suit + (rank - LOWEST_NUMBER_RANK)``, that is
+  ``9 * suit + rank - 2``: suits as ``core.cards`` numbers them (C 0, D 1, H 2, S 3), ranks 2..10;
+  36 ids (``number_id``, ``number_suit``, ``number_rank``).
+- A **face type** ``t``: ``JACK_TYPE, QUEEN_TYPE, KING_TYPE, ACE_TYPE = 0, 1, 2, 3``, Map Duel's
+  order of the four faces of a suit (not ``core.cards``' rank indices, where the Ace is 0 and the
+  Jack 10).
+- A seat ``p`` (0 = ``player_0``, red; 1 = ``player_1``, black) owns 8 faces, each named by its
+  **own face index** ``f = FACES_PER_SUIT * s + t`` (``face_index(s, t)``): ``s = 0`` the seat's
+  lower suit (red D, black C), ``s = 1`` its higher suit (red H, black S).
+- A **board code**: ``EMPTY`` (-1), a number card id ``0..35``, or ``face_code(p, f) = 36 + 8p + f``.
 
 The board is ``B x B`` cells in absolute coordinates, cell ``row * B + col``, row 0 north
-(``player_1``'s edge), row ``B - 1`` south (``player_0``'s edge). ``board[cell]`` is ``EMPTY``
-(-1), a number id ``0..35``, or ``face_code(p, f) = 36 + 8p + f``.
+(``player_1``'s edge), row ``B - 1`` south (``player_0``'s edge).
 
 Zones: the setup deck (``setup_deck``, top card last) and the card drawn from it (``drawn``); the
 map; each seat's pool (``pools[p][n]`` 0/1); the cards removed from the game
@@ -16,79 +24,111 @@ map; each seat's pool (``pools[p][n]`` 0/1); the cards removed from the game
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+from ...core.cards import CLUBS, DIAMONDS, HEARTS, NUM_SUITS, SPADES, SUIT_LETTERS
+from ...core.state import LIST, LISTS, SET, SHARED, VALUE, DeclaredState
 from .config import MapDuelConfig
 
-NUM_NUMBER_CARDS = 36
-NUM_FACES = 8
-EMPTY = -1
-FACE_BASE = 36
+# Number cards: the 2 to 10 of every suit.
+LOWEST_NUMBER_RANK = 2
+NUMBERS_PER_SUIT = 9
+NUMBER_RANKS = range(LOWEST_NUMBER_RANK, LOWEST_NUMBER_RANK + NUMBERS_PER_SUIT)
+NUM_NUMBER_CARDS = NUM_SUITS * NUMBERS_PER_SUIT
+#: the prime ranks among the number cards: an Ace is paid with two of them (section 26)
+PRIME_RANKS = (2, 3, 5, 7)
 
-CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
-SUIT_LETTERS = "CDHS"
+# Face cards: a seat's 8 faces, 4 types in each of its 2 suits.
+JACK_TYPE, QUEEN_TYPE, KING_TYPE, ACE_TYPE = range(4)
+FACES_PER_SUIT = 4
+SUITS_PER_SEAT = 2
+NUM_FACES = SUITS_PER_SEAT * FACES_PER_SUIT
+#: a face type's letter, indexed by ``JACK_TYPE`` ... ``ACE_TYPE``
+FACE_TYPE_LETTERS = "JQKA"
+
+# Board codes.
+EMPTY = -1
+FACE_BASE = NUM_NUMBER_CARDS
+
 RED_SUITS = (DIAMONDS, HEARTS)
 BLACK_SUITS = (CLUBS, SPADES)
 #: the two suits of each seat's face deck, lower first
-SEAT_SUITS = ((DIAMONDS, HEARTS), (CLUBS, SPADES))
-JACK, QUEEN, KING, ACE = range(4)
-FACE_LETTERS = "JQKA"
-PRIMES = (2, 3, 5, 7)
+SEAT_SUITS = (RED_SUITS, BLACK_SUITS)
+
+
+def face_index(suit_slot: int, face_type: int) -> int:
+    """A seat's own index of its face of ``face_type`` in its lower (0) or higher (1) suit."""
+    return FACES_PER_SUIT * suit_slot + face_type
+
+
+#: each seat's own face indices of its two Aces, lower suit first (what SWAP_ACE(f, a) names)
+ACE_FACES = tuple(face_index(suit_slot, ACE_TYPE) for suit_slot in range(SUITS_PER_SEAT))
 
 #: ``SUIT_SLOT[seat][suit]``: suits seen from a seat: 0 my lower, 1 my higher, 2 the
 #: opponent's lower, 3 its higher (so a mirrored position with the colours swapped looks the same)
 SUIT_SLOT = tuple(
-    tuple((SEAT_SUITS[seat] + SEAT_SUITS[1 - seat]).index(suit) for suit in range(4)) for seat in range(2)
+    tuple((SEAT_SUITS[seat] + SEAT_SUITS[1 - seat]).index(suit) for suit in range(NUM_SUITS)) for seat in range(2)
 )
 #: ``CARD_SLOT[seat][n]``: number card ``n`` seen from a seat, ``9 * suit slot + rank - 2``
-CARD_SLOT = tuple(tuple(9 * SUIT_SLOT[seat][n // 9] + n % 9 for n in range(36)) for seat in range(2))
+CARD_SLOT = tuple(
+    tuple(
+        NUMBERS_PER_SUIT * SUIT_SLOT[seat][n // NUMBERS_PER_SUIT] + n % NUMBERS_PER_SUIT
+        for n in range(NUM_NUMBER_CARDS)
+    )
+    for seat in range(2)
+)
 #: ``CARD_AT_SLOT[seat][slot]``: the number card id at a seat's card slot (the inverse)
-CARD_AT_SLOT = tuple(tuple(CARD_SLOT[seat].index(slot) for slot in range(36)) for seat in range(2))
+CARD_AT_SLOT = tuple(tuple(CARD_SLOT[seat].index(slot) for slot in range(NUM_NUMBER_CARDS)) for seat in range(2))
 
 # Face status.
 DECK, ON_MAP, REMOVED = range(3)
 
-# Phases: the pending sub-decision (OVER once the game has ended).
-(
-    SETUP_PLACE,
-    SETUP_FACE,
-    SETUP_FACE_CELL,
-    STEP1,
-    SAC_FACE,
-    SAC_MOVE,
-    PLACE_CELL,
-    PLACE_PAY,
-    STEP2,
-    BUILD_CARD,
-    OVER,
-) = range(11)
-PHASE_NAMES = (
-    "setup place",
-    "setup face",
-    "setup face cell",
-    "step 1",
-    "sacrifice face",
-    "sacrifice move",
-    "place cell",
-    "place pay",
-    "step 2",
-    "build card",
-    "over",
-)
-NUM_DECISION_PHASES = 10
+
+class Phase(IntEnum):
+    """The decision the game waits for (``OVER`` once it has ended). ``rules.PHASES`` says, for
+    each, who acts, what is legal and what an action does."""
+
+    SETUP_PLACE = 0
+    SETUP_FACE = 1
+    SETUP_FACE_CELL = 2
+    STEP_1 = 3
+    SACRIFICE_FACE = 4
+    SACRIFICE_MOVE = 5
+    PLACE_CELL = 6
+    PLACE_PAY = 7
+    STEP_2 = 8
+    BUILD_CARD = 9
+    OVER = 10
+
+    @property
+    def label(self) -> str:
+        """The phase in words, as the renders print it (``"step 1"``, ``"sacrifice move"``)."""
+        return self.name.lower().replace("_", " ")
+
+
+#: the decision phases are the ones before ``OVER`` (the observation's phase one-hot)
+NUM_DECISION_PHASES = int(Phase.OVER)
+SETUP_PHASES = (Phase.SETUP_PLACE, Phase.SETUP_FACE, Phase.SETUP_FACE_CELL)
 
 # How an episode ended.
 ONGOING, WON, DRAW, TRUNCATED = range(4)
 
 
 def number_id(suit: int, rank: int) -> int:
-    return suit * 9 + (rank - 2)
+    return suit * NUMBERS_PER_SUIT + (rank - LOWEST_NUMBER_RANK)
 
 
 def number_suit(n: int) -> int:
-    return n // 9
+    return n // NUMBERS_PER_SUIT
 
 
 def number_rank(n: int) -> int:
-    return n % 9 + 2
+    return n % NUMBERS_PER_SUIT + LOWEST_NUMBER_RANK
+
+
+def numbers_of_suit(suit: int) -> range:
+    """The number card ids of one suit, 2 to 10."""
+    return range(NUMBERS_PER_SUIT * suit, NUMBERS_PER_SUIT * (suit + 1))
 
 
 def is_red_suit(suit: int) -> bool:
@@ -105,11 +145,11 @@ def face_code(seat: int, face: int) -> int:
 
 
 def face_suit(seat: int, face: int) -> int:
-    return SEAT_SUITS[seat][face // 4]
+    return SEAT_SUITS[seat][face // FACES_PER_SUIT]
 
 
 def face_type(face: int) -> int:
-    return face % 4
+    return face % FACES_PER_SUIT
 
 
 def number_str(n: int) -> str:
@@ -117,10 +157,10 @@ def number_str(n: int) -> str:
 
 
 def face_str(seat: int, face: int) -> str:
-    return f"{FACE_LETTERS[face_type(face)]}{SUIT_LETTERS[face_suit(seat, face)]}"
+    return f"{FACE_TYPE_LETTERS[face_type(face)]}{SUIT_LETTERS[face_suit(seat, face)]}"
 
 
-class MapDuelState:
+class MapDuelState(DeclaredState):
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests.
 
     Turn bookkeeping: ``current`` is the seat to act; ``first`` the seat that moves first;
@@ -134,36 +174,37 @@ class MapDuelState:
     other seat until both are placed: ``(seat, face)`` or None).
     """
 
-    __slots__ = (
-        "config",
-        "B",
-        "board",
-        "face_pos",
-        "face_status",
-        "pools",
-        "removed_numbers",
-        "setup_deck",
-        "drawn",
-        "phase",
-        "current",
-        "first",
-        "turn",
-        "no_progress",
-        "progress_this_turn",
-        "step1_done",
-        "acted",
-        "pending_face",
-        "pending_cell",
-        "pay_target",
-        "paid",
-        "moves_left",
-        "build_cell",
-        "setup_faces_placed",
-        "hidden_face",
-        "outcome",
-        "winner",
-        "coin_flips",
-    )
+    FIELDS = {
+        "config": SHARED,
+        "B": VALUE,
+        "board": LIST,
+        "face_pos": LISTS,
+        "face_status": LISTS,
+        "pools": LISTS,
+        "removed_numbers": LIST,
+        "setup_deck": LIST,
+        "drawn": VALUE,
+        "phase": VALUE,
+        "current": VALUE,
+        "first": VALUE,
+        "turn": VALUE,
+        "no_progress": VALUE,
+        "progress_this_turn": VALUE,
+        "step1_done": VALUE,
+        "acted": SET,
+        "pending_face": VALUE,
+        "pending_cell": VALUE,
+        "pay_target": VALUE,
+        "paid": LIST,
+        "moves_left": VALUE,
+        "build_cell": VALUE,
+        "setup_faces_placed": VALUE,
+        "hidden_face": VALUE,
+        "outcome": VALUE,
+        "winner": VALUE,
+        "coin_flips": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, config: MapDuelConfig) -> None:
         B = config.board_size
@@ -176,7 +217,7 @@ class MapDuelState:
         self.removed_numbers = [0] * NUM_NUMBER_CARDS
         self.setup_deck: list[int] = []
         self.drawn = -1
-        self.phase = STEP1
+        self.phase = Phase.STEP_1
         self.current = 0
         self.first = 0
         self.turn = 0
@@ -196,43 +237,8 @@ class MapDuelState:
         self.winner = -1
         self.coin_flips = 0
 
-    def clone(self) -> MapDuelState:
-        other = MapDuelState.__new__(MapDuelState)
-        other.config = self.config
-        other.B = self.B
-        other.board = self.board[:]
-        other.face_pos = [row[:] for row in self.face_pos]
-        other.face_status = [row[:] for row in self.face_status]
-        other.pools = [row[:] for row in self.pools]
-        other.removed_numbers = self.removed_numbers[:]
-        other.setup_deck = self.setup_deck[:]
-        other.drawn = self.drawn
-        other.phase = self.phase
-        other.current = self.current
-        other.first = self.first
-        other.turn = self.turn
-        other.no_progress = self.no_progress
-        other.progress_this_turn = self.progress_this_turn
-        other.step1_done = self.step1_done
-        other.acted = set(self.acted)
-        other.pending_face = self.pending_face
-        other.pending_cell = self.pending_cell
-        other.pay_target = self.pay_target
-        other.paid = self.paid[:]
-        other.moves_left = self.moves_left
-        other.build_cell = self.build_cell
-        other.setup_faces_placed = self.setup_faces_placed
-        other.hidden_face = self.hidden_face
-        other.outcome = self.outcome
-        other.winner = self.winner
-        other.coin_flips = self.coin_flips
-        return other
-
-    def acting_player(self) -> int:
-        return -1 if self.phase == OVER else self.current
-
     def number_cards_on_map(self) -> list[int]:
-        return [c for c in self.board if 0 <= c < NUM_NUMBER_CARDS]
+        return [code for code in self.board if 0 <= code < NUM_NUMBER_CARDS]
 
     def card_count(self) -> int:
         """Cards accounted for in all zones: 36 number cards and 16 faces (a conservation check)."""
