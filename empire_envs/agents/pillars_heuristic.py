@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..games.pillars.actions import ActionLayout, layout_for
+from ..games.pillars.rules import acting_player
 from ..games.pillars.state import (
     BUILD,
     DISCARD,
@@ -50,6 +51,7 @@ from ..games.pillars.state import (
     TRADE_PICK,
     PillarsState,
     empire_of,
+    empire_ranks,
     full_deck_counts,
 )
 from .base import SeededAgent
@@ -128,7 +130,7 @@ class _View:
         """How far the hand is toward the empire's four pillars (Jokers count once, best rank)."""
         score = 0.0
         best_gap = 4
-        for rank in range(4 * (empire - 1), 4 * empire):
+        for rank in empire_ranks(empire):
             if self.state.pillars[self.me][rank]:
                 score += 6.0
                 continue
@@ -242,7 +244,7 @@ class PillarsHeuristicAgent(SeededAgent):
             return throws[int(self.rng.integers(len(throws)))] if throws else legal[0]
         if len(legal) == 1:
             return legal[0]
-        view = _View(game, game.acting_player())
+        view = _View(game, acting_player(game))
         if phase in (MAIN, BUILD):
             choice = self._turn_action(view, lay, legal, phase)
         elif phase == DISCARD:

@@ -137,7 +137,7 @@ def check_invariants(state: PillarsState) -> None:
         assert sum(state.pillar_cards[seat]) == 4 * state.pillar_count(seat)
         assert (state.empire[seat] == NO_EMPIRE) == (state.pillar_count(seat) == 0)
     if state.phase != OVER:
-        assert 0 <= state.acting_player() < n
+        assert 0 <= rules.acting_player(state) < n
         assert rules.legal_actions(state), "every decision phase has a legal action"
 
 

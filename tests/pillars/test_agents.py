@@ -21,7 +21,7 @@ def play(config: PillarsConfig, agents, seed: int, record=None, max_steps: int =
     state = GAME.new_game(config, rng)
     steps = 0
     while not GAME.is_terminal(state) and steps < max_steps:
-        seat = state.acting_player()
+        seat = GAME.acting_player(state)
         mask = GAME.legal_mask(state)
         if record is not None:
             record(state)
@@ -84,7 +84,7 @@ def test_heuristic_ignores_hidden_information(demand):
     rng = np.random.default_rng(0)
     differing = 0
     for index, state in enumerate(states[::2]):
-        seat = state.acting_player()
+        seat = GAME.acting_player(state)
         other = GAME.determinize(state, seat, rng)
         differing += other.hands != state.hands or other.deck != state.deck
         mask = GAME.legal_mask(state)
@@ -115,7 +115,7 @@ def test_heuristic_lays_a_pillar_and_names_the_leader_for_a_skip():
         skip = [a for a in np.flatnonzero(mask) if lay.skip <= a < lay.no_skip]
         if skip:
             assert choice != lay.no_skip
-            me, n = state.acting_player(), state.n
+            me, n = GAME.acting_player(state), state.n
             chosen = (me + choice - lay.skip + 1) % n
             eligible = [(me + a - lay.skip + 1) % n for a in skip]
             assert state.pillar_count(chosen) == max(state.pillar_count(s) for s in eligible)

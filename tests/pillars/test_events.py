@@ -118,7 +118,7 @@ def test_a_battle_and_a_trade_reach_every_other_seat():
     assert state.phase == BUILD and state.hands[0][kind("J")] == 1
     act(state, L.trade_index(kind("K")))  # the Merchant's bonus trade
     for me in (1, 2, 3):  # each responder decides right after the battle: it is news to all
-        assert state.phase == TRADE_OFFER and state.acting_player() == me
+        assert state.phase == TRADE_OFFER and rules.acting_player(state) == me
         seen = describe_turn(observe.observe(state, me), (0 - me) % 4)
         assert seen["main"] == battle(
             1, (2 - me) % 4, "J", ties=1, tie_throws=(1, 0, 0), throws=(PAPER, ROCK), result="attacker took it"
@@ -131,7 +131,7 @@ def test_a_battle_and_a_trade_reach_every_other_seat():
     act(state, L.discard_index(kind("3")))
     assert state.current == 1 and state.phase == MAIN
     for me in (1, 2, 3):  # play on to each seat's next decision
-        while state.acting_player() != me:
+        while rules.acting_player(state) != me:
             quiet_turn(state)
         obs = observe.observe(state, me)
         assert not block(obs, "trade trader").any() and not block(obs, "battle attacker").any()
@@ -353,7 +353,7 @@ def test_every_event_since_my_last_decision_is_in_my_next_observation(config):
             state = rules.new_game(config, rng)
             unseen = {seat: [] for seat in range(n)}
             skipped = set()
-        me = state.acting_player()
+        me = rules.acting_player(state)
         if me not in skipped:
             expected = sorted(_signature(r, me, n) for r in unseen[me])
             assert _new_in_observation(observe.observe(state, me), n, kinds) == expected

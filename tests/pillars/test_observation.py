@@ -19,12 +19,12 @@ from empire_envs.games.pillars.state import (
     DISCARD,
     MAIN,
     OVER,
-    PHASE_NAMES,
     RPS_ATTACKER,
     RPS_DEFENDER,
     SKIP_TARGET,
     TRADE_OFFER,
     TRADE_PICK,
+    Phase,
     PillarsState,
     full_deck_counts,
 )
@@ -175,7 +175,7 @@ def test_phase_one_hot_interaction_phases():
             seen[state.phase] = True
             for obs in obs_all(state):
                 ph = block(obs, "phase")
-                assert ph.sum() == 1 and ph[state.phase] == 1, PHASE_NAMES[state.phase]
+                assert ph.sum() == 1 and ph[state.phase] == 1, Phase(state.phase).label
     assert {TRADE_OFFER, TRADE_PICK, RPS_ATTACKER, RPS_DEFENDER, SKIP_TARGET} <= set(seen)
 
 
@@ -315,7 +315,7 @@ def test_no_leak_pending_trade_offer_constructed():
     state = build_state(hands={0: ["5"], 1: ["J", "Q"], 2: ["A", "K"], 3: ["3"]}, deck=FILLER)
     act(state, L.trade_index(kind("5")))
     act(state, L.offer_index(kind("J")))
-    assert state.phase == TRADE_OFFER and state.acting_player() == 2
+    assert state.phase == TRADE_OFFER and rules.acting_player(state) == 2
     other = state.clone()
     other.offers[1] = kind("Q")
     _assert_only_owner_sees(obs_all(state), obs_all(other), 1)
@@ -426,8 +426,10 @@ def test_observation_bounds_dtype_and_invariants(config):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.battle_demand}-{c.rps_mode}")
-def test_mask_equals_is_legal(config):
-    """legal_mask (from legal_actions) marks exactly the actions is_legal accepts."""
+def test_the_mask_is_what_apply_accepts(config):
+    """legal_mask marks exactly the actions is_legal accepts, and every one of them plays (on a
+    copy) without error and keeps the bookkeeping: each phase's apply handles every action its
+    legal_actions offers."""
     size = layout_for(rules.PillarsState(config).kinds).size
     phases = set()
     for i, state in enumerate(random_states(config, 6, 400)):
@@ -436,8 +438,12 @@ def test_mask_equals_is_legal(config):
         mask = rules.legal_mask(state)
         assert mask.dtype == np.int8 and mask.shape == (size,)
         by_is_legal = np.array([rules.is_legal(state, a) for a in range(size)], dtype=np.int8)
-        np.testing.assert_array_equal(mask, by_is_legal, err_msg=PHASE_NAMES[state.phase])
-        assert mask.any()
+        np.testing.assert_array_equal(mask, by_is_legal, err_msg=Phase(state.phase).label)
+        assert list(np.flatnonzero(mask)) == rules.legal_actions(state)
+        for action in rules.legal_actions(state):
+            twin = state.clone()
+            rules.apply_action(twin, action, np.random.default_rng(i))
+            check_invariants(twin)
         phases.add(state.phase)
     assert {MAIN, BUILD, DISCARD} <= phases
 

@@ -178,10 +178,10 @@ def test_scenario_05_battle_win():
     seven = kind("7")
     state = build_state(hands={0: ["3"], 1: ["7", "7", "9"]}, deck=FILLER)
     act(state, L.battle_index(1, seven))
-    assert state.phase == RPS_ATTACKER and state.acting_player() == 0
+    assert state.phase == RPS_ATTACKER and rules.acting_player(state) == 0
     assert state.battle_answer == ANSWER_YES and state.known[1][seven] >= 1
     act(state, L.throw_index(ROCK))
-    assert state.phase == RPS_DEFENDER and state.acting_player() == 1
+    assert state.phase == RPS_DEFENDER and rules.acting_player(state) == 1
     act(state, L.throw_index(SCISSORS))
     assert state.phase == BUILD and state.current == 0 and state.main_done
     assert state.hands[0][seven] == 1 and state.hands[1][seven] == 1
@@ -338,12 +338,12 @@ def test_scenario_11_trade():
         return block(obs, "trade offers")[offset * k1:(offset + 1) * k1]
 
     act(state, L.trade_index(five))
-    assert state.phase == TRADE_OFFER and state.acting_player() == 1
+    assert state.phase == TRADE_OFFER and rules.acting_player(state) == 1
     assert state.trade_queue == [1, 2]
     assert state.known[0][five] == 1  # the tabled card is public
     assert legal(state) == {L.offer_index(a_card), L.offer_index(kind("6"))}
     act(state, L.offer_index(a_card))
-    assert state.phase == TRADE_OFFER and state.acting_player() == 2
+    assert state.phase == TRADE_OFFER and rules.acting_player(state) == 2
     obs_b, obs_t, obs_a = (observe.observe(state, s) for s in (2, 0, 1))
     assert offer_row(obs_b, 2)[0] == 1 and offer_row(obs_b, 2).sum() == 1  # A is offset 2 of B
     assert offer_row(obs_t, 1)[0] == 1 and offer_row(obs_t, 1).sum() == 1  # trader: hidden
@@ -352,7 +352,7 @@ def test_scenario_11_trade():
         assert block(obs, "trade tabled")[five + 1] == 1
     assert state.known[1][a_card] == 0  # not public yet
     act(state, L.offer_index(b_card))
-    assert state.phase == TRADE_PICK and state.acting_player() == 0
+    assert state.phase == TRADE_PICK and rules.acting_player(state) == 0
     assert legal(state) == {L.pick_index(1), L.pick_index(2)}
     for seat in range(3):
         obs = observe.observe(state, seat)
@@ -395,13 +395,13 @@ def test_scenario_13_skip():
     hands = {0: ["2", "3"], 1: ["4", "4"], 2: ["5", "5"], 3: ["6", "6"]}
     state = build_state(hands=hands, phase=DISCARD, pending_skip=[3], deck=FILLER)
     act(state, L.discard_index(TWO))
-    assert state.phase == SKIP_TARGET and state.acting_player() == 0
+    assert state.phase == SKIP_TARGET and rules.acting_player(state) == 0
     assert legal(state) == {L.skip_index(1), L.skip_index(2), L.no_skip}
     assert not rules.is_legal(state, L.skip_index(3))
     deck_before, hand1 = len(state.deck), state.hands[1][:]
     act(state, L.skip_index(1))
     assert not state.pending_skip[1]  # cleared when its turn was skipped
-    assert state.current == 2 and state.acting_player() == 2 and state.phase == MAIN
+    assert state.current == 2 and rules.acting_player(state) == 2 and state.phase == MAIN
     assert state.turn == 4 + 2  # seat 1's turn counted
     assert state.hands[1] == hand1  # no draw for the skipped seat
     assert len(state.deck) == deck_before - 1  # only seat 2's draw

@@ -1,41 +1,46 @@
 """The Pillars action table: ``int <-> Action(kind, a, b)``.
 
-``K`` is the number of card kinds: 14 by default (``2..10, J, Q, K, A, Joker`` at 0..13), 53
-with ``battle_demand="card"``. A seat offset ``o = 1..5`` is "the o-th player clockwise from the
-acting seat"; offsets beyond ``n - 1`` are always masked, so one network fits 3 to 6 players.
-The table below is the default (``K = 14``, 192 actions; ``80 + 8K`` in general, 504 for the
-card game, whose ranges keep this order).
+``K`` is the number of card kinds: {rank_kinds} by default (``2..10, J, Q, K, A, Joker``
+at 0..{last_rank_kind}), {card_kinds} with ``battle_demand="card"``. A seat offset
+``o = 1..{max_offset}`` is "the o-th player clockwise from the acting seat"; offsets beyond
+``n - 1`` are always masked, so one network fits 3 to 6 players. The table below is the default
+(``K = {rank_kinds}``, {num_actions} actions; ``{fixed} + {per_kind}K`` in general,
+{card_actions} for the card game, whose ranges keep this order).
 
-==========  ================  ===============================================================
-index       action            meaning
-==========  ================  ===============================================================
-0-4         STEAL(o)          take the top card of seat offset o's discard pile
-5-18        TRADE(k)          start a trade by tabling one card of kind k
-19-88       BATTLE(o, k)      battle seat offset o demanding kind k (index 19 + 14(o-1) + k)
-89-148      PILLAR(r, j)      lay a pillar of rank r (3..A as 0..11) with j jokers (89 + 5r + j)
-149         END_BUILD         end the build phase (and skip the main action if optional)
-150-163     DISCARD(k)        discard one card of kind k, ending the turn
-164-168     SKIP(o)           give seat offset o a pending skip
-169         NO_SKIP           give no one a skip
-170-183     OFFER(k)          offer one card of kind k to the open trade
-184-188     PICK(o)           take the offer of seat offset o
-189-191     THROW(t)          rock, paper or scissors
-==========  ================  ===============================================================
+{action_table}
 """
+
+# The docstring above is a template: its sizes and its table are written from the layout below
+# (``describe``), so the indices a reader sees are the ones the code uses.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from enum import IntEnum
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
-from .state import CARD_KINDS, NUM_PILLAR_RANKS, PILLAR_RANK_LABELS, RANK_KINDS, THROW_NAMES, KindSet
+from .state import (
+    CARD_KINDS,
+    CARDS_PER_PILLAR,
+    NUM_PILLAR_RANKS,
+    PILLAR_RANK_LABELS,
+    RANK_KINDS,
+    THROW_NAMES,
+    KindSet,
+)
 
+#: seat offsets 1..MAX_OFFSET: the other seats of the largest table (6 players)
 MAX_OFFSET = 5
-MAX_JOKERS = 4
+#: a pillar may hold 0..MAX_JOKERS Jokers (four Jokers make a pillar on their own)
+MAX_JOKERS = CARDS_PER_PILLAR
+OFFSETS = range(1, MAX_OFFSET + 1)
 
 
 class Kind(IntEnum):
+    """The kinds of action, in the order of their index blocks."""
+
     STEAL = 0
     TRADE = 1
     BATTLE = 2
@@ -57,39 +62,55 @@ class Action(NamedTuple):
     b: int = -1
 
 
+def block_arguments(num_kinds: int) -> dict[Kind, list[tuple[int, ...]]]:
+    """The arguments of every action of each kind, in index order (the first argument varies
+    slowest): the one declaration the blocks' sizes and offsets follow from."""
+    cards = range(num_kinds)
+    return {
+        Kind.STEAL: [(o,) for o in OFFSETS],
+        Kind.TRADE: [(k,) for k in cards],
+        Kind.BATTLE: [(o, k) for o in OFFSETS for k in cards],
+        Kind.PILLAR: [(r, j) for r in range(NUM_PILLAR_RANKS) for j in range(MAX_JOKERS + 1)],
+        Kind.END_BUILD: [()],
+        Kind.DISCARD: [(k,) for k in cards],
+        Kind.SKIP: [(o,) for o in OFFSETS],
+        Kind.NO_SKIP: [()],
+        Kind.OFFER: [(k,) for k in cards],
+        Kind.PICK: [(o,) for o in OFFSETS],
+        Kind.THROW: [(t,) for t in range(len(THROW_NAMES))],
+    }
+
+
 class ActionLayout:
-    """The index ranges of one kind set, and its ``ActionTable``."""
+    """The index blocks of one kind set (one per ``Kind``, in ``Kind`` order) and its
+    ``ActionTable``. ``steal``, ``trade``, ... ``throw`` are the blocks' first indices."""
 
     def __init__(self, kinds: KindSet) -> None:
-        k = kinds.size
         self.kinds = kinds
-        self.steal = 0
-        self.trade = self.steal + MAX_OFFSET
-        self.battle = self.trade + k
-        self.pillar = self.battle + MAX_OFFSET * k
-        self.end_build = self.pillar + NUM_PILLAR_RANKS * (MAX_JOKERS + 1)
-        self.discard = self.end_build + 1
-        self.skip = self.discard + k
-        self.no_skip = self.skip + MAX_OFFSET
-        self.offer = self.no_skip + 1
-        self.pick = self.offer + k
-        self.throw = self.pick + MAX_OFFSET
-        self.size = self.throw + 3
-        table = [Action(Kind.STEAL, o) for o in range(1, MAX_OFFSET + 1)]
-        table += [Action(Kind.TRADE, kind) for kind in range(k)]
-        table += [Action(Kind.BATTLE, o, kind) for o in range(1, MAX_OFFSET + 1) for kind in range(k)]
-        table += [Action(Kind.PILLAR, r, j) for r in range(NUM_PILLAR_RANKS) for j in range(MAX_JOKERS + 1)]
-        table += [Action(Kind.END_BUILD)]
-        table += [Action(Kind.DISCARD, kind) for kind in range(k)]
-        table += [Action(Kind.SKIP, o) for o in range(1, MAX_OFFSET + 1)]
-        table += [Action(Kind.NO_SKIP)]
-        table += [Action(Kind.OFFER, kind) for kind in range(k)]
-        table += [Action(Kind.PICK, o) for o in range(1, MAX_OFFSET + 1)]
-        table += [Action(Kind.THROW, t) for t in range(3)]
-        self.table = ActionTable("Pillars", Kind, Action, table)
-        assert self.table.size == self.size == 80 + 8 * k
+        arguments = block_arguments(kinds.size)
+        actions = [Action(kind, *args) for kind in Kind for args in arguments[kind]]
+        self.table = ActionTable("Pillars", Kind, Action, actions)
+        self.size = self.table.size
+        self.blocks: dict[Kind, range] = {}
+        start = 0
+        for kind in Kind:
+            self.blocks[kind] = range(start, start + len(arguments[kind]))
+            start += len(arguments[kind])
+        first = {kind: block.start for kind, block in self.blocks.items()}
+        self.steal = first[Kind.STEAL]
+        self.trade = first[Kind.TRADE]
+        self.battle = first[Kind.BATTLE]
+        self.pillar = first[Kind.PILLAR]
+        self.end_build = first[Kind.END_BUILD]
+        self.discard = first[Kind.DISCARD]
+        self.skip = first[Kind.SKIP]
+        self.no_skip = first[Kind.NO_SKIP]
+        self.offer = first[Kind.OFFER]
+        self.pick = first[Kind.PICK]
+        self.throw = first[Kind.THROW]
 
-    # Index helpers: offsets are 1..5, kinds 0..K-1, pillar ranks 0..11, jokers 0..4.
+    # Index helpers: offsets are 1..5, kinds 0..K-1, pillar ranks 0..11, jokers 0..4 (the
+    # argument order of ``block_arguments``; tests check them against the table).
     def steal_index(self, offset: int) -> int:
         return self.steal + offset - 1
 
@@ -98,6 +119,10 @@ class ActionLayout:
 
     def battle_index(self, offset: int, kind: int) -> int:
         return self.battle + (offset - 1) * self.kinds.size + kind
+
+    def battle_range(self, n: int) -> range:
+        """Every battle against the other seats of an ``n``-seat table (offsets 1..n-1, any kind)."""
+        return range(self.battle, self.battle + (n - 1) * self.kinds.size)
 
     def pillar_index(self, rank: int, jokers: int) -> int:
         return self.pillar + (MAX_JOKERS + 1) * rank + jokers
@@ -142,8 +167,87 @@ class ActionLayout:
 
 RANK_LAYOUT = ActionLayout(RANK_KINDS)
 CARD_LAYOUT = ActionLayout(CARD_KINDS)
-NUM_ACTIONS = RANK_LAYOUT.size  # the default game's action count (192)
+NUM_ACTIONS = RANK_LAYOUT.size  # the default game's action count
 
 
 def layout_for(kinds: KindSet) -> ActionLayout:
     return RANK_LAYOUT if kinds.size == RANK_KINDS.size else CARD_LAYOUT
+
+
+# --------------------------------------------------------------------------- the docstring table
+
+#: how the docstring table writes each kind of action and what it does; ``{start}`` is the
+#: block's first index, ``{k}`` the number of kinds, ``{jokers}`` the PILLAR block's stride
+MEANINGS: dict[Kind, tuple[str, str]] = {
+    Kind.STEAL: ("STEAL(o)", "take the top card of seat offset o's discard pile"),
+    Kind.TRADE: ("TRADE(k)", "start a trade by tabling one card of kind k"),
+    Kind.BATTLE: ("BATTLE(o, k)", "battle seat offset o demanding kind k (index {start} + {k}(o-1) + k)"),
+    Kind.PILLAR: (
+        "PILLAR(r, j)",
+        "lay a pillar of rank r ({lowest}..{highest} as 0..{last_rank}) with j jokers ({start} + {jokers}r + j)",
+    ),
+    Kind.END_BUILD: ("END_BUILD", "end the build phase (and skip the main action if optional)"),
+    Kind.DISCARD: ("DISCARD(k)", "discard one card of kind k, ending the turn"),
+    Kind.SKIP: ("SKIP(o)", "give seat offset o a pending skip"),
+    Kind.NO_SKIP: ("NO_SKIP", "give no one a skip"),
+    Kind.OFFER: ("OFFER(k)", "offer one card of kind k to the open trade"),
+    Kind.PICK: ("PICK(o)", "take the offer of seat offset o"),
+    Kind.THROW: ("THROW(t)", "rock, paper or scissors"),
+}
+_COLUMN_WIDTHS = (10, 16, 63)
+
+
+def describe(lay: ActionLayout) -> str:
+    """The layout as a reST table: each block's indices, how it is written, what it does."""
+    rule = "  ".join("=" * width for width in _COLUMN_WIDTHS)
+    lines = [rule, _row("index", "action", "meaning"), rule]
+    for kind, block in lay.blocks.items():
+        indices = str(block.start) if len(block) == 1 else f"{block.start}-{block.stop - 1}"
+        written, meaning = MEANINGS[kind]
+        text = meaning.format(
+            start=block.start,
+            k=lay.kinds.size,
+            jokers=MAX_JOKERS + 1,
+            lowest=PILLAR_RANK_LABELS[0],
+            highest=PILLAR_RANK_LABELS[-1],
+            last_rank=NUM_PILLAR_RANKS - 1,
+        )
+        lines.append(_row(indices, written, text))  # the last column may run past its rule
+    lines.append(rule)
+    return "\n".join(lines)
+
+
+def _row(*cells: str) -> str:
+    padded = [cell.ljust(width) for cell, width in zip(cells[:-1], _COLUMN_WIDTHS, strict=False)]
+    return "  ".join([*padded, cells[-1]])
+
+
+def _docstring(template: str) -> str:
+    """The module docstring: the template's prose with the layouts' sizes, wrapped again at 96
+    columns, then the table of the default layout."""
+    per_kind = (CARD_LAYOUT.size - RANK_LAYOUT.size) // (CARD_KINDS.size - RANK_KINDS.size)
+    prose = template.partition("{action_table}")[0].format(
+        rank_kinds=RANK_KINDS.size,
+        last_rank_kind=RANK_KINDS.size - 1,
+        card_kinds=CARD_KINDS.size,
+        max_offset=MAX_OFFSET,
+        num_actions=RANK_LAYOUT.size,
+        fixed=RANK_LAYOUT.size - per_kind * RANK_KINDS.size,
+        per_kind=per_kind,
+        card_actions=CARD_LAYOUT.size,
+    )
+    paragraphs = [_fill(paragraph) for paragraph in prose.strip().split("\n\n")]
+    return "\n\n".join([*paragraphs, describe(RANK_LAYOUT)]) + "\n"
+
+
+_LITERAL = re.compile(r"``[^`]*``")
+_KEEP_TOGETHER = "\x00"  # stands for a space inside a ``literal`` while the lines are filled
+
+
+def _fill(paragraph: str) -> str:
+    joined = _LITERAL.sub(lambda literal: literal.group(0).replace(" ", _KEEP_TOGETHER), " ".join(paragraph.split()))
+    return textwrap.fill(joined, width=96, break_long_words=False, break_on_hyphens=False).replace(_KEEP_TOGETHER, " ")
+
+
+if __doc__:  # absent under ``python -OO``
+    __doc__ = _docstring(__doc__)

@@ -30,12 +30,13 @@ from ...core.compat import accepts_old_names
 from ...core.docstrings import rst_tables
 from ...core.errors import IllegalActionError
 from ...core.game import Game
+from ...core.state import CLONE, LISTS, SHARED, VALUE, DeclaredState
 from . import actions, observe, render, rules
 from .actions import layout_for
 from .config import PillarsConfig
-from .state import TRUNCATED, WON, PillarsState, kinds_for
+from .state import EMPIRE_NAMES, NO_EMPIRE, ONGOING, TRUNCATED, WON, KindSet, PillarsState, kinds_for
 
-NUM_EMPIRES = 3
+NUM_EMPIRES = len(EMPIRE_NAMES) - 1  # Thief, Merchant, Warlord (NO_EMPIRE aside)
 
 
 @accepts_old_names(PillarsConfig.RENAMED)  # type: ignore[attr-defined]
@@ -59,18 +60,27 @@ class CampaignConfig(PillarsConfig):
             raise ValueError(f"campaign_max_games must be at least 3 (one game per empire), got {value}")
 
 
-class CampaignState:
+class CampaignState(DeclaredState):
     """The current game, each seat's empires won (``empires_won[seat][empire - 1]``), the games
     finished, and the campaign's own outcome and winner."""
 
-    __slots__ = ("config", "game", "empires_won", "games_played", "outcome", "winner")
+    #: every field and how ``clone()`` copies it (``core.state``)
+    FIELDS = {
+        "config": SHARED,
+        "game": CLONE,
+        "empires_won": LISTS,
+        "games_played": VALUE,
+        "outcome": VALUE,
+        "winner": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
 
     def __init__(self, config: CampaignConfig, game: PillarsState) -> None:
         self.config = config
         self.game = game
         self.empires_won = [[0] * NUM_EMPIRES for _ in range(config.num_players)]
         self.games_played = 0
-        self.outcome = 0
+        self.outcome = ONGOING
         self.winner = -1
 
     @property
@@ -78,21 +88,16 @@ class CampaignState:
         return self.game.n
 
     @property
-    def kinds(self):
+    def kinds(self) -> KindSet:
         return self.game.kinds
 
-    def clone(self) -> CampaignState:
-        other = CampaignState.__new__(CampaignState)
-        other.config = self.config
-        other.game = self.game.clone()
-        other.empires_won = [row[:] for row in self.empires_won]
-        other.games_played = self.games_played
-        other.outcome = self.outcome
-        other.winner = self.winner
-        return other
-
     def acting_player(self) -> int:
-        return -1 if self.outcome else self.game.acting_player()
+        return acting_player(self)
+
+
+def acting_player(state: CampaignState) -> int:
+    """The seat to act in the current game; -1 once the campaign is over."""
+    return -1 if state.outcome else rules.acting_player(state.game)
 
 
 def new_campaign(config: CampaignConfig, rng: np.random.Generator, deck=None, first_player=None) -> CampaignState:
@@ -170,7 +175,7 @@ def outcome_name(state: CampaignState) -> str:
 def to_text(state: CampaignState, viewer: int | None = None) -> str:
     record = "; ".join(
         f"seat {seat}: "
-        + (",".join(name for name, won in zip(("Thief", "Merchant", "Warlord"), row, strict=True) if won) or "-")
+        + (",".join(name for name, won in zip(EMPIRE_NAMES[NO_EMPIRE + 1 :], row, strict=True) if won) or "-")
         for seat, row in enumerate(state.empires_won)
     )
     header = f"Campaign: {state.games_played} game(s) played; empires won: {record}"
@@ -223,12 +228,14 @@ Merchant or Warlord); the first to hold all three wins the campaign. See
 ## Episode End
 
 Terminated when a seat completes the three empires (``"campaign won by seat i"``); truncated
-after ``campaign_max_games`` games (30) without a champion.
+after ``campaign_max_games`` games without a champion.
 
 ## Arguments
 
-``empire_envs.make("empire_envs/PillarsCampaign-v0", campaign_max_games=30, **pillars_flags)``: every flag
-of the Pillars env applies to each game. Registered id: ``PillarsCampaign-v0`` (4 players).
+{{arguments}}
+(every default as the code has it): every flag of the Pillars env applies to each game of the
+series, and ``campaign_max_games`` bounds the series (``CampaignConfig`` documents it).
+Registered id: ``PillarsCampaign-v0`` (4 players).
 
 ## Version History
 
@@ -256,7 +263,7 @@ CAMPAIGN_GAME = Game(
     utility_range=rules.utility_range,
     new_game=new_campaign,
     apply_action=apply_action,
-    acting_player=lambda state: state.acting_player(),
+    acting_player=acting_player,
     legal_actions=legal_actions,
     legal_mask=legal_mask,
     observe=observe_campaign,

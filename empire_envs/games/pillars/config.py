@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...core.cards import NUM_CARDS, NUM_RANKS
 from ...core.compat import accepts_old_names
 
 RESOURCE_EMPTY_MODES = ("reshuffle", "skip_draw", "end_draw")
@@ -13,6 +14,8 @@ BATTLE_DEMAND_MODES = ("rank", "card")
 RPS_MODES = ("played", "random")
 REWARD_SCHEMES = ("win_loss", "zero_sum")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
+#: cards dealt to each seat (ruling 4); a deal must also leave a resource pile
+HAND_SIZE = 10
 
 
 def _check_bool(name: str, value: object) -> None:
@@ -113,9 +116,9 @@ class PillarsConfig:
         if not math.isfinite(self.shaping) or not 0 <= self.shaping <= 0.1:
             raise ValueError(f"shaping must be in [0, 0.1] so that shaping stays far below a win, got {self.shaping!r}")
         object.__setattr__(self, "shaping", float(self.shaping))
-        if self.num_cards < self.num_players * 10 + 1:
+        if self.num_cards < self.num_players * HAND_SIZE + 1:
             raise ValueError(
-                f"{self.num_packs} pack(s) of {self.cards_per_pack} cards cannot deal 10 cards to "
+                f"{self.num_packs} pack(s) of {self.cards_per_pack} cards cannot deal {HAND_SIZE} cards to "
                 f"{self.num_players} players and leave a resource pile"
             )
 
@@ -127,7 +130,7 @@ class PillarsConfig:
 
     @property
     def cards_per_pack(self) -> int:
-        return 52 + self.jokers_per_pack
+        return NUM_CARDS + self.jokers_per_pack
 
     @property
     def num_cards(self) -> int:
@@ -135,5 +138,6 @@ class PillarsConfig:
 
     @property
     def num_kinds(self) -> int:
-        """Kinds of card the rules tell apart: 14 (2..A, Joker) or 53 (52 cards, Joker)."""
-        return 14 if self.battle_demand == "rank" else 53
+        """Kinds of card the rules tell apart (``state.kinds_for(config).size``): the 13 ranks and
+        the Joker (14), or with ``battle_demand="card"`` the 52 cards and the Joker (53)."""
+        return (NUM_RANKS if self.battle_demand == "rank" else NUM_CARDS) + 1

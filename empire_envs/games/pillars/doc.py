@@ -53,18 +53,17 @@ time it lays a pillar.
 
 Terminated when a seat holding four pillars discards: ``infos[agent]["outcome"]`` is ``"won"``
 or ``"lost"`` for each agent and ``infos[agent]["result"]`` is ``"won by seat i"``. Truncated
-after ``length_limit`` rounds (200; skipped turns count) or, with ``resource_empty="end_draw"``,
+after ``length_limit`` rounds (skipped turns count) or, with ``resource_empty="end_draw"``,
 when a draw finds the resource pile empty (``"truncated"``).
 
 ## Arguments
 
-``empire_envs.envs.pillars_env(render_mode=None, num_players=4, packs="auto",
-jokers_per_pack=2, allow_2p=False, first_round_pillars=False, main_action_optional=False,
-resource_empty="reshuffle", battle_demand="rank", rps_max_ties=5, rps_mode="played",
-min_natural_per_pillar=0, skip_optional=True, length_limit=200, reward_scheme="win_loss",
-shaping=0.0, obs_known_cards=True)``; ``raw_env`` takes the same. ``render_mode``:
-``"ansi"`` (text, every hand shown) or ``"rgb_array"``. ``reset(seed=..., options={{"deck":
-[...], "first_player": 0}})`` stacks the deck (kinds, top card first) and fixes the first seat.
+{{arguments}}
+(every default as the code has it; ``PillarsConfig`` documents each flag). ``PillarsEnv``
+(``raw_env``, no wrappers) and ``empire_envs.envs.pillars_env`` take the same keywords.
+``render_mode``: ``"ansi"`` (text, every hand shown) or ``"rgb_array"``. ``reset(seed=...,
+options={{"deck": [...], "first_player": 0}})`` stacks the deck (kinds, top card first) and fixes
+the first seat.
 
 Registered ids: ``Pillars-v0`` (4 players), ``Pillars3p-v0``, ``Pillars5p-v0``,
 ``Pillars6p-v0``, ``Pillars2p-v0`` (unofficial), ``PillarsRPSRandom-v0`` (``rps_mode="random"``),

@@ -14,14 +14,18 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...core.cards import RANK_LABELS, SUIT_LETTERS, is_black, rank_of, suit_of
 from ...core.drawing import default_font, text_label
+from .rules import acting_player
 from .state import (
     ANSWER_NO,
     ANSWER_YES,
     EMPIRE_NAMES,
+    FIRST_PILLAR_KIND,
+    JOKER_KIND,
     NO_EMPIRE,
+    NUM_PILLAR_RANKS,
     OVER,
-    PHASE_NAMES,
     PILLAR_RANK_LABELS,
     PILLARS_TO_WIN,
     RPS_ATTACKER,
@@ -30,8 +34,11 @@ from .state import (
     TRADE_OFFER,
     TRADE_PICK,
     TRUNCATED,
+    TWO_KIND,
     WON,
+    Phase,
     PillarsState,
+    empire_of,
     empire_ranks,
 )
 
@@ -48,7 +55,7 @@ def _name(seat: int) -> str:
 
 
 def _pillars_text(state: PillarsState, seat: int) -> str:
-    laid = [PILLAR_RANK_LABELS[r] for r in range(12) if state.pillars[seat][r]]
+    laid = [PILLAR_RANK_LABELS[r] for r in range(NUM_PILLAR_RANKS) if state.pillars[seat][r]]
     if not laid:
         return "pillars -"
     jokers = state.pillar_jokers[seat]
@@ -87,10 +94,10 @@ def to_text(state: PillarsState, viewer: int | None = None) -> str:
     over = state.phase == OVER
     n = state.n
     head = (
-        f"Pillars, {n} players: round {state.round}, turn of {_name(state.current)}, phase {PHASE_NAMES[state.phase]}"
+        f"Pillars, {n} players: round {state.round}, turn of {_name(state.current)}, phase {Phase(state.phase).label}"
     )
     if not over:
-        head += f", to act {_name(state.acting_player())}"
+        head += f", to act {_name(acting_player(state))}"
     head += f", resource pile {len(state.deck)}"
     if viewer is not None:
         head += f" (view of {_name(viewer)})"
@@ -200,11 +207,11 @@ def image_height(num_players: int) -> int:
 
 def _group(rank_kind: int) -> int:
     """0 for a 2, 1-3 for the Thief, Merchant and Warlord ranks, 4 for the Joker."""
-    if rank_kind == 0:
+    if rank_kind == TWO_KIND:
         return 0
-    if rank_kind == 13:
+    if rank_kind == JOKER_KIND:
         return 4
-    return (rank_kind - 1) // 4 + 1
+    return empire_of(rank_kind - FIRST_PILLAR_KIND)
 
 
 @lru_cache(maxsize=1024)
@@ -254,9 +261,9 @@ def _kind_glyph(state: PillarsState, kind: int, count: int = 1):
     if kind == kinds.joker:
         return _glyph("Jk", "", group, False, count)
     label = kinds.labels[kind]
-    if kinds.size == 14:
+    if not kinds.exact_cards:
         return _glyph(label, "", group, False, count)
-    return _glyph(label[:-1], label[-1], group, label[-1] in "DH", count)
+    return _glyph(RANK_LABELS[rank_of(kind)], SUIT_LETTERS[suit_of(kind)], group, not is_black(kind), count)
 
 
 def _text(image, x: int, y: int, text: str, size: int = 12, fill=_TEXT, right: bool = False) -> int:
@@ -301,9 +308,9 @@ def _draw_header(image, state: PillarsState) -> None:
             line = "GAME OVER: truncated, no winner"
         _text(image, MARGIN + 6, 40, line, 14, _GOLD)
         return
-    x = _text(image, MARGIN + 6, 40, f"phase: {PHASE_NAMES[state.phase]}", 13)
+    x = _text(image, MARGIN + 6, 40, f"phase: {Phase(state.phase).label}", 13)
     x = _text(image, x + 10, 40, f"turn: {_name(state.current)}", 13)
-    _text(image, x + 10, 40, f"to act: {_name(state.acting_player())}", 13, _PANEL_ACT)
+    _text(image, x + 10, 40, f"to act: {_name(acting_player(state))}", 13, _PANEL_ACT)
 
 
 def _draw_band(image, draw, state: PillarsState) -> None:
@@ -366,7 +373,7 @@ def _draw_panel(image, draw, state: PillarsState, seat: int) -> None:
     top = HEADER_H + BAND_H + seat * (PANEL_H + PANEL_GAP)
     over = state.phase == OVER
     is_turn = seat == state.current and not over
-    acting = not over and seat == state.acting_player()
+    acting = not over and seat == acting_player(state)
     winner = over and seat == state.winner
     box = (MARGIN, top, WIDTH - MARGIN, top + PANEL_H)
     outline = _GOLD if winner else (_PANEL_ACT if acting else None)

@@ -11,17 +11,18 @@ import numpy as np
 
 from ...core.compat import deprecated
 from ...core.errors import IllegalActionError
-from .actions import MAX_JOKERS, ActionLayout, Kind, layout_for
-from .config import PillarsConfig
+from ...core.phases import PhaseRules, phase_table
+from .actions import ActionLayout, Kind, layout_for
+from .config import HAND_SIZE, PillarsConfig
 from .state import (
     ANSWER_NO,
     ANSWER_YES,
     BUILD,
+    CARDS_PER_PILLAR,
     DISCARD,
     EVENT_BATTLE,
     EVENT_STEAL,
     EVENT_TRADE,
-    MAIN,
     MERCHANT,
     NO_EMPIRE,
     NUM_PILLAR_RANKS,
@@ -42,15 +43,16 @@ from .state import (
     WARLORD,
     WON,
     Interaction,
+    Phase,
     PillarsState,
     SeatTurn,
     empire_of,
+    empire_ranks,
     full_deck_counts,
     with_interaction,
     with_skip_given,
 )
 
-HAND_SIZE = 10
 FIRST_PILLAR_DRAW = 6
 
 # A played turn's record at its start (immutable, so one instance serves every seat and game).
@@ -145,43 +147,11 @@ def _short_repr(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# --------------------------------------------------------------------------- legality
+# --------------------------------------------------------------------------- what may be done
 
 
 def _seat(state: PillarsState, actor: int, offset: int) -> int:
     return (actor + offset) % state.n
-
-
-def _interaction_kinds(state: PillarsState, player: int) -> tuple[Kind, ...]:
-    """Which of steal/trade/battle ``player`` may start now (sections 11, 37, 38)."""
-    phase = state.phase
-    if phase == MAIN:
-        return (Kind.STEAL, Kind.TRADE, Kind.BATTLE)
-    if (
-        phase == BUILD
-        and not state.in_first_round
-        and state.main_done
-        and not state.bonus_used
-        and state.empire[player] != NO_EMPIRE
-        and state.pillar_count(player) >= 2
-    ):
-        return (BONUS_KIND[state.empire[player]],)
-    return ()
-
-
-def bonus_action_available(state: PillarsState) -> bool:
-    """Whether the turn's player could take its bonus action right now (section 39: a bonus
-    with no legal use is not available)."""
-    player = state.current
-    kinds_now = _interaction_kinds(state, player) if state.phase == BUILD else ()
-    if not kinds_now:
-        return False
-    kind = kinds_now[0]
-    if kind is Kind.STEAL:
-        return any(can_steal(state, player, o) for o in range(1, state.n))
-    if kind is Kind.TRADE:
-        return any(can_trade(state, player, k) for k in range(state.kinds.size))
-    return True
 
 
 def can_steal(state: PillarsState, player: int, offset: int) -> bool:
@@ -194,21 +164,25 @@ def can_steal(state: PillarsState, player: int, offset: int) -> bool:
 
 def can_trade(state: PillarsState, player: int, kind: int) -> bool:
     """A card of ``kind`` in hand and someone to trade with (sections 16, 17)."""
-    if state.hands[player][kind] < 1:
-        return False
+    return state.hands[player][kind] > 0 and _someone_to_trade_with(state, player)
+
+
+def _someone_to_trade_with(state: PillarsState, player: int) -> bool:
     return any(state.hand_sizes[s] > 0 for s in range(state.n) if s != player)
 
 
 def can_pillar(state: PillarsState, player: int, rank: int, jokers: int) -> bool:
     """Sections 28-31: enough naturals and jokers, a new rank, inside the player's empire."""
-    if not can_pillar_now(state):
-        return False
+    return state.phase == BUILD and pillars_allowed(state) and _pillar_fits(state, player, rank, jokers)
+
+
+def _pillar_fits(state: PillarsState, player: int, rank: int, jokers: int) -> bool:
     if state.pillars[player][rank]:
         return False
     empire = state.empire[player]
     if empire != NO_EMPIRE and empire_of(rank) != empire:
         return False
-    naturals = 4 - jokers
+    naturals = CARDS_PER_PILLAR - jokers
     if naturals < state.config.min_natural_per_pillar:
         return False
     hand = state.hands[player]
@@ -217,31 +191,29 @@ def can_pillar(state: PillarsState, player: int, rank: int, jokers: int) -> bool
     return sum(hand[k] for k in state.kinds.naturals[rank]) >= naturals
 
 
+def pillars_allowed(state: PillarsState) -> bool:
+    """Pillars are laid in the build phase from round 2, or in round 1 too by flag (section 8)."""
+    return not state.in_first_round or state.config.first_round_pillars
+
+
 def pillar_actions(state: PillarsState, player: int, lay: ActionLayout) -> list[int]:
-    """The legal PILLAR indices: ``can_pillar`` for every rank and joker count at once."""
-    if not can_pillar_now(state):
+    """The legal PILLAR indices of a build phase: ``_pillar_fits`` for every rank and joker count
+    at once (the ranks of the player's empire, or all of them before its first pillar)."""
+    if not pillars_allowed(state):
         return []
     hand = state.hands[player]
     jokers_held = hand[state.kinds.joker]
     empire = state.empire[player]
     laid = state.pillars[player]
-    min_natural = state.config.min_natural_per_pillar
-    ranks = range(NUM_PILLAR_RANKS) if empire == NO_EMPIRE else range(4 * (empire - 1), 4 * empire)
+    most_jokers = min(jokers_held, CARDS_PER_PILLAR - state.config.min_natural_per_pillar)
     actions = []
-    for rank in ranks:
+    for rank in range(NUM_PILLAR_RANKS) if empire == NO_EMPIRE else empire_ranks(empire):
         if laid[rank]:
             continue
         naturals = sum(hand[k] for k in state.kinds.naturals[rank])
-        for jokers in range(max(0, 4 - naturals), min(jokers_held, 4 - min_natural) + 1):
-            actions.append(lay.pillar + (MAX_JOKERS + 1) * rank + jokers)
+        for jokers in range(max(0, CARDS_PER_PILLAR - naturals), most_jokers + 1):
+            actions.append(lay.pillar_index(rank, jokers))
     return actions
-
-
-def can_pillar_now(state: PillarsState) -> bool:
-    """Pillars are laid in the build phase, from round 2 (or round 1 by flag; section 8)."""
-    if state.phase != BUILD:
-        return False
-    return not state.in_first_round or state.config.first_round_pillars
 
 
 def skip_targets(state: PillarsState, player: int) -> list[int]:
@@ -249,108 +221,251 @@ def skip_targets(state: PillarsState, player: int) -> list[int]:
     return [o for o in range(1, state.n) if not state.pending_skip[_seat(state, player, o)]]
 
 
+def _interaction_actions(state: PillarsState, player: int, lay: ActionLayout, kind: Kind) -> list[int]:
+    """The legal indices of one kind of interaction: the steals of stealable piles (14, 15), the
+    trades of the kinds held when another seat holds a card (16, 17), or every battle against
+    another seat (21: any demand may be made, the answer decides)."""
+    if kind is Kind.STEAL:
+        return [lay.steal_index(o) for o in range(1, state.n) if can_steal(state, player, o)]
+    if kind is Kind.TRADE:
+        if not _someone_to_trade_with(state, player):
+            return []
+        hand = state.hands[player]
+        return [lay.trade + k for k in range(state.kinds.size) if hand[k]]
+    return list(lay.battle_range(state.n))
+
+
+def _bonus_kind(state: PillarsState, player: int) -> Kind | None:
+    """The interaction the turn player's bonus action may start now, if any (sections 37, 38):
+    from round 2, after the main action, once a turn, with two pillars of an empire."""
+    if state.in_first_round or not state.main_done or state.bonus_used or state.pillar_count(player) < 2:
+        return None
+    return BONUS_KIND.get(state.empire[player])
+
+
+def _bonus_actions(state: PillarsState, player: int, lay: ActionLayout) -> list[int]:
+    kind = _bonus_kind(state, player)
+    return [] if kind is None else _interaction_actions(state, player, lay, kind)
+
+
+def bonus_action_available(state: PillarsState) -> bool:
+    """Whether the turn's player could take its bonus action right now (section 39: a bonus
+    with no legal use is not available)."""
+    return state.phase == BUILD and bool(_bonus_actions(state, state.current, layout(state)))
+
+
+# --------------------------------------------------------------------------- the phases
+#
+# Each phase in one place: who acts (``actor``), its legal actions, ascending (``legal_actions``),
+# and what a legal action does (``apply``, in place; it returns the reward the acting seat earns
+# on the spot: the shaping of a pillar, 0.0 otherwise). ``PHASES`` collects them; the public
+# functions below dispatch through it.
+
+
+def _turn_player(state: PillarsState) -> int:
+    return state.current
+
+
+def _next_responder(state: PillarsState) -> int:
+    return state.trade_queue[0]
+
+
+def _defender(state: PillarsState) -> int:
+    return state.battle_defender
+
+
+def _nobody(state: PillarsState) -> int:
+    return -1
+
+
+def _main_actions(state: PillarsState) -> list[int]:
+    """Section 11: one steal, trade or battle (or END_BUILD, when the main action is optional)."""
+    player, lay = state.current, layout(state)
+    actions = _interaction_actions(state, player, lay, Kind.STEAL)
+    actions += _interaction_actions(state, player, lay, Kind.TRADE)
+    actions += lay.battle_range(state.n)
+    if state.config.main_action_optional:
+        actions.append(lay.end_build)
+    return actions
+
+
+def _apply_main(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    kind, a, b = layout(state).decode(action)
+    if kind is Kind.END_BUILD:  # declining the optional main action (section 11)
+        state.main_done = True
+        state.phase = BUILD
+    else:
+        _interact(state, ORIGIN_MAIN, kind, a, b, rng)
+    return 0.0
+
+
+def _build_actions(state: PillarsState) -> list[int]:
+    """Sections 28-39: the bonus action, pillars, and END_BUILD (always)."""
+    player, lay = state.current, layout(state)
+    actions = _bonus_actions(state, player, lay)
+    actions += pillar_actions(state, player, lay)
+    actions.append(lay.end_build)
+    return actions
+
+
+def _apply_build(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    kind, a, b = layout(state).decode(action)
+    player = state.current
+    if kind is Kind.PILLAR:
+        _lay_pillar(state, player, a, b, rng)
+        if state.hand_sizes[player] == 0 and state.outcome == ONGOING:
+            _end_turn(state, rng)  # section 35: an empty hand ends the turn, no discard, no win
+        return state.config.shaping
+    if kind is Kind.END_BUILD:
+        if state.hand_sizes[player] == 0:  # nothing to discard: the turn just ends (41)
+            _end_turn(state, rng)
+        else:
+            state.phase = DISCARD
+        return 0.0
+    _interact(state, ORIGIN_BONUS, kind, a, b, rng)
+    return 0.0
+
+
+def _discard_actions(state: PillarsState) -> list[int]:
+    """Section 40: any one card of the hand."""
+    hand, start = state.hands[state.current], layout(state).discard
+    return [start + k for k in range(state.kinds.size) if hand[k]]
+
+
+def _apply_discard(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    _discard(state, state.current, action - layout(state).discard, rng)
+    return 0.0
+
+
+def _skip_actions(state: PillarsState) -> list[int]:
+    """Section 43: a seat without a pending skip, or no one (if optional, or if none is left)."""
+    lay = layout(state)
+    actions = [lay.skip_index(o) for o in skip_targets(state, state.current)]
+    if state.config.skip_optional or not actions:
+        actions.append(lay.no_skip)
+    return actions
+
+
+def _apply_skip(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    lay = layout(state)
+    if action != lay.no_skip:
+        player = state.current
+        target = _seat(state, player, action - lay.skip + 1)
+        state.pending_skip[target] = True
+        state.turn_log[player] = with_skip_given(state.turn_log[player], target)
+    _end_turn(state, rng)
+    return 0.0
+
+
+def _offer_actions(state: PillarsState) -> list[int]:
+    """Section 18: the next responder offers any one card of its hand."""
+    hand, start = state.hands[state.trade_queue[0]], layout(state).offer
+    return [start + k for k in range(state.kinds.size) if hand[k]]
+
+
+def _apply_offer(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    _offer(state, state.trade_queue[0], action - layout(state).offer)
+    return 0.0
+
+
+def _pick_actions(state: PillarsState) -> list[int]:
+    """Section 19: the trader takes one of the offers."""
+    lay, trader = layout(state), state.current
+    return [lay.pick_index(o) for o in range(1, state.n) if state.offers[_seat(state, trader, o)] >= 0]
+
+
+def _apply_pick(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    trader = state.current
+    _pick(state, trader, _seat(state, trader, action - layout(state).pick + 1))
+    _finish_interaction(state)
+    return 0.0
+
+
+def _throw_actions(state: PillarsState) -> list[int]:
+    """Sections 24-26: rock, paper or scissors."""
+    return list(layout(state).blocks[Kind.THROW])
+
+
+def _apply_attacker_throw(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    state.pending_throw = action - layout(state).throw  # hidden from everyone else until the defender throws
+    state.phase = RPS_DEFENDER
+    return 0.0
+
+
+def _apply_defender_throw(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    throw = action - layout(state).throw
+    attacker_throw = state.pending_throw
+    state.pending_throw = -1
+    state.last_throws = [attacker_throw, throw]
+    if attacker_throw != throw:
+        _resolve_battle(state, (attacker_throw - throw) % 3 == 1)
+        return 0.0
+    # A tie: throw again, or a coin after rps_max_ties ties (26).
+    state.battle_ties += 1
+    state.battle_tie_throws[throw] += 1
+    if state.battle_ties >= state.config.rps_max_ties:
+        _resolve_battle(state, _coin(state, rng), by_coin=True)
+    else:
+        state.phase = RPS_ATTACKER
+    return 0.0
+
+
+def _no_actions(state: PillarsState) -> list[int]:
+    return []
+
+
+def _game_over(state: PillarsState, action: int, rng: np.random.Generator) -> float:
+    raise IllegalActionError("the game is over")
+
+
+PHASES = phase_table(
+    Phase,
+    {
+        Phase.MAIN: PhaseRules(_turn_player, _main_actions, _apply_main),
+        Phase.BUILD: PhaseRules(_turn_player, _build_actions, _apply_build),
+        Phase.DISCARD: PhaseRules(_turn_player, _discard_actions, _apply_discard),
+        Phase.SKIP_TARGET: PhaseRules(_turn_player, _skip_actions, _apply_skip),
+        Phase.TRADE_OFFER: PhaseRules(_next_responder, _offer_actions, _apply_offer),
+        Phase.TRADE_PICK: PhaseRules(_turn_player, _pick_actions, _apply_pick),
+        Phase.RPS_ATTACKER: PhaseRules(_turn_player, _throw_actions, _apply_attacker_throw),
+        Phase.RPS_DEFENDER: PhaseRules(_defender, _throw_actions, _apply_defender_throw),
+        Phase.OVER: PhaseRules(_nobody, _no_actions, _game_over),
+    },
+)
+PillarsState.phase_rules = PHASES  # the state's acting_player() reads the same table
+
+
+def acting_player(state: PillarsState) -> int:
+    """The seat whose decision is pending, -1 once the episode is over."""
+    return PHASES[state.phase].actor(state)
+
+
 def legal_actions(state: PillarsState) -> list[int]:
     """The legal action indices of the acting seat, ascending."""
-    actions, battles = _legal_parts(state)
-    if battles is None:
-        return actions
-    # Battles sit between the trades and the pillars in the table.
-    lay = layout(state)
-    before = [a for a in actions if a < lay.battle]
-    return before + list(range(*battles)) + actions[len(before) :]
-
-
-def _legal_parts(state: PillarsState) -> tuple[list[int], tuple[int, int] | None]:
-    """The legal indices outside the battle block, and the battle block's legal range (all of
-    a seat's battles are legal together, so masks set them as one slice)."""
-    phase = state.phase
-    if phase == OVER:
-        return [], None
-    lay = layout(state)
-    player = state.acting_player()
-    hand = state.hands[player]
-    size = state.kinds.size
-    if phase == DISCARD:
-        return [lay.discard + k for k in range(size) if hand[k]], None
-    if phase == TRADE_OFFER:
-        return [lay.offer + k for k in range(size) if hand[k]], None
-    if phase in (RPS_ATTACKER, RPS_DEFENDER):
-        return [lay.throw, lay.throw + 1, lay.throw + 2], None
-    if phase == TRADE_PICK:
-        return [lay.pick_index(o) for o in range(1, state.n) if state.offers[_seat(state, player, o)] >= 0], None
-    if phase == SKIP_TARGET:
-        skips = [lay.skip_index(o) for o in skip_targets(state, player)]
-        if state.config.skip_optional or not skips:
-            skips.append(lay.no_skip)
-        return skips, None
-    actions: list[int] = []
-    battles = None
-    kinds_now = _interaction_kinds(state, player)
-    if Kind.STEAL in kinds_now:
-        actions += [lay.steal_index(o) for o in range(1, state.n) if can_steal(state, player, o)]
-    if Kind.TRADE in kinds_now and any(state.hand_sizes[s] for s in range(state.n) if s != player):
-        actions += [lay.trade + k for k in range(size) if hand[k]]
-    if Kind.BATTLE in kinds_now:
-        battles = (lay.battle, lay.battle + (state.n - 1) * size)
-    if phase == BUILD:
-        actions += pillar_actions(state, player, lay)
-        actions.append(lay.end_build)
-    elif state.config.main_action_optional:
-        actions.append(lay.end_build)
-    return actions, battles
+    return PHASES[state.phase].legal_actions(state)
 
 
 def legal_mask(state: PillarsState) -> np.ndarray:
     """The int8 mask of the acting seat (a fresh array)."""
-    mask = np.zeros(layout(state).size, dtype=np.int8)
-    actions, battles = _legal_parts(state)
-    if actions:
-        mask[actions] = 1
-    if battles is not None:
-        mask[battles[0] : battles[1]] = 1
-    return mask
+    mask = bytearray(layout(state).size)
+    for action in PHASES[state.phase].legal_actions(state):
+        mask[action] = 1
+    return np.frombuffer(mask, dtype=np.int8)
 
 
 def is_legal(state: PillarsState, action: int) -> bool:
-    """Whether ``action`` is legal for the acting seat, without building the whole list."""
-    if state.phase == OVER:
-        return False
-    lay = layout(state)
+    """Whether ``action`` (an int, or a numpy integer) is legal for the acting seat."""
+    index = _as_index(action)
+    return index is not None and index in PHASES[state.phase].legal_actions(state)
+
+
+def _as_index(action: object) -> int | None:
+    """An action as a plain int; None for anything that is not an integer (bools included)."""
     if isinstance(action, np.integer):
-        action = int(action)
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < lay.size:
-        return False
-    return _is_legal_action(state, *lay.decode(action))
-
-
-def _is_legal_action(state: PillarsState, kind: Kind, a: int, b: int) -> bool:
-    player = state.acting_player()
-    phase = state.phase
-    if kind in (Kind.STEAL, Kind.TRADE, Kind.BATTLE):
-        if kind not in _interaction_kinds(state, player):
-            return False
-        if kind is Kind.STEAL:
-            return can_steal(state, player, a)
-        if kind is Kind.TRADE:
-            return can_trade(state, player, a)
-        return a < state.n
-    if kind is Kind.PILLAR:
-        return can_pillar(state, player, a, b)
-    if kind is Kind.END_BUILD:
-        return phase == BUILD or (phase == MAIN and state.config.main_action_optional)
-    if kind is Kind.DISCARD:
-        return phase == DISCARD and state.hands[player][a] > 0
-    if kind is Kind.OFFER:
-        return phase == TRADE_OFFER and state.hands[player][a] > 0
-    if kind is Kind.PICK:
-        return phase == TRADE_PICK and a < state.n and state.offers[_seat(state, player, a)] >= 0
-    if kind is Kind.THROW:
-        return phase in (RPS_ATTACKER, RPS_DEFENDER)
-    if kind is Kind.SKIP:
-        return phase == SKIP_TARGET and a < state.n and not state.pending_skip[_seat(state, player, a)]
-    if kind is Kind.NO_SKIP:
-        return phase == SKIP_TARGET and (state.config.skip_optional or not skip_targets(state, player))
-    return False
+        return int(action)
+    if isinstance(action, bool) or not isinstance(action, int):
+        return None
+    return action
 
 
 # --------------------------------------------------------------------------- applying actions
@@ -359,76 +474,48 @@ def _is_legal_action(state: PillarsState, kind: Kind, a: int, b: int) -> bool:
 def apply_action(state: PillarsState, action: int, rng: np.random.Generator) -> list[float]:
     """Play ``action`` for the acting seat (mutating ``state``); the rewards each seat earned by
     it. Raises ``IllegalActionError`` (leaving the state untouched) for an illegal action."""
-    if state.phase == OVER:
-        raise IllegalActionError("the game is over")
-    if isinstance(action, np.integer):
-        action = int(action)
-    lay = layout(state)
-    in_range = isinstance(action, int) and not isinstance(action, bool) and 0 <= action < lay.size
-    decoded = lay.decode(action) if in_range else None
-    if decoded is None or not _is_legal_action(state, *decoded):
-        name = lay.name(action) if in_range else repr(action)
-        raise IllegalActionError(
-            f"{name} (action {action}) is not legal for seat {state.acting_player()} in phase "
-            f"{state.phase}; legal: {legal_actions(state)}"
-        )
-    rewards = [0.0] * state.n
-    kind, a, b = decoded
-    player = state.acting_player()
+    phase = PHASES[state.phase]
+    index = _as_index(action)
+    if index is None or index not in phase.legal_actions(state):
+        raise IllegalActionError(_illegal_message(state, action))
+    player = phase.actor(state)
     state.last_decision[player] = state.event_serial  # records from here on are news to player
-    if kind is Kind.STEAL:
-        # A steal leaves the last trade or battle on record (section 7): only a new one replaces it.
-        state.origin = ORIGIN_MAIN if state.phase == MAIN else ORIGIN_BONUS
-        victim = _seat(state, player, a)
-        stolen = _steal(state, player, victim)
-        _record(state, EVENT_STEAL, player, victim, stolen)
-        _finish_interaction(state)
-    elif kind is Kind.TRADE:
-        _start_interaction(state)
-        _open_trade(state, player, a)
-    elif kind is Kind.BATTLE:
-        _start_interaction(state)
-        _open_battle(state, player, _seat(state, player, a), b, rng)
-    elif kind is Kind.OFFER:
-        _offer(state, player, a)
-    elif kind is Kind.PICK:
-        _pick(state, player, _seat(state, player, a))
-        _finish_interaction(state)
-    elif kind is Kind.THROW:
-        _throw(state, player, a, rng)
-    elif kind is Kind.PILLAR:
-        _lay_pillar(state, player, a, b, rng)
-        rewards[player] += state.config.shaping
-        if state.hand_sizes[player] == 0 and state.outcome == ONGOING:
-            _end_turn(state, rng)  # section 35: an empty hand ends the turn, no discard, no win
-    elif kind is Kind.END_BUILD:
-        if state.phase == MAIN:  # declining the optional main action (section 11)
-            state.main_done = True
-            state.phase = BUILD
-        elif state.hand_sizes[player] == 0:  # nothing to discard: the turn just ends (41)
-            _end_turn(state, rng)
-        else:
-            state.phase = DISCARD
-    elif kind is Kind.DISCARD:
-        _discard(state, player, a, rng)
-    elif kind is Kind.SKIP:
-        target = _seat(state, player, a)
-        state.pending_skip[target] = True
-        state.turn_log[player] = with_skip_given(state.turn_log[player], target)
-        _end_turn(state, rng)
-    elif kind is Kind.NO_SKIP:
-        _end_turn(state, rng)
+    rewards = [0.0] * state.n
+    rewards[player] += phase.apply(state, index, rng)
     if state.outcome == WON:
         for seat, value in enumerate(final_rewards(state)):
             rewards[seat] += value
     return rewards
 
 
-def _start_interaction(state: PillarsState) -> None:
-    """A new trade or battle replaces the record of the last one; it counts as the main action
-    from MAIN and as the bonus action from BUILD."""
-    state.origin = ORIGIN_MAIN if state.phase == MAIN else ORIGIN_BONUS
+def _illegal_message(state: PillarsState, action: object) -> str:
+    if state.phase == OVER:
+        return "the game is over"
+    lay = layout(state)
+    index = _as_index(action)
+    name = lay.name(index) if index is not None and 0 <= index < lay.size else repr(action)
+    return (
+        f"{name} (action {action}) is not legal for seat {acting_player(state)} in phase "
+        f"{Phase(state.phase).name}; legal: {legal_actions(state)}"
+    )
+
+
+def _interact(state: PillarsState, origin: int, kind: Kind, a: int, b: int, rng: np.random.Generator) -> None:
+    """Start the turn player's steal, trade or battle as its main action or its bonus action."""
+    player = state.current
+    state.origin = origin
+    if kind is Kind.STEAL:
+        # A steal leaves the last trade or battle on record (section 7): only a new one replaces it.
+        victim = _seat(state, player, a)
+        stolen = _steal(state, player, victim)
+        _record(state, EVENT_STEAL, player, victim, stolen)
+        _finish_interaction(state)
+        return
     state.clear_records()
+    if kind is Kind.TRADE:
+        _open_trade(state, player, a)
+    else:
+        _open_battle(state, player, _seat(state, player, a), b, rng)
 
 
 def _record(state: PillarsState, event: int, actor: int, partner: int, kind: int, **details) -> None:
@@ -522,25 +609,6 @@ def _coin(state: PillarsState, rng: np.random.Generator) -> bool:
     return bool(rng.random() < 0.5)
 
 
-def _throw(state: PillarsState, player: int, throw: int, rng: np.random.Generator) -> None:
-    if state.phase == RPS_ATTACKER:
-        state.pending_throw = throw  # hidden from everyone else until the defender throws
-        state.phase = RPS_DEFENDER
-        return
-    attacker_throw = state.pending_throw
-    state.pending_throw = -1
-    state.last_throws = [attacker_throw, throw]
-    if attacker_throw == throw:  # a tie: throw again, or a coin after rps_max_ties (26)
-        state.battle_ties += 1
-        state.battle_tie_throws[throw] += 1
-        if state.battle_ties >= state.config.rps_max_ties:
-            _resolve_battle(state, _coin(state, rng), by_coin=True)
-        else:
-            state.phase = RPS_ATTACKER
-        return
-    _resolve_battle(state, (attacker_throw - throw) % 3 == 1)
-
-
 def _resolve_battle(state: PillarsState, attacker_wins: bool, by_coin: bool = False) -> None:
     attacker, defender, kind = state.battle_attacker, state.battle_defender, state.battle_kind
     if attacker_wins:
@@ -566,7 +634,7 @@ def _resolve_battle(state: PillarsState, attacker_wins: bool, by_coin: bool = Fa
 def _lay_pillar(state: PillarsState, player: int, rank: int, jokers: int, rng: np.random.Generator) -> None:
     """Sections 28-36: naturals in suit order, then jokers; the first pillar draws 6."""
     hand, laid, known = state.hands[player], state.pillar_cards[player], state.known[player]
-    needed = 4 - jokers
+    needed = CARDS_PER_PILLAR - jokers
     for kind in state.kinds.naturals[rank]:
         used = min(needed, hand[kind])
         if used:
@@ -578,7 +646,7 @@ def _lay_pillar(state: PillarsState, player: int, rank: int, jokers: int, rng: n
     hand[joker] -= jokers
     laid[joker] += jokers
     _forget(known, joker, jokers)
-    state.hand_sizes[player] -= 4
+    state.hand_sizes[player] -= CARDS_PER_PILLAR
     state.pillar_jokers[player] += jokers
     first = state.empire[player] == NO_EMPIRE
     state.pillars[player][rank] = 1
@@ -635,7 +703,7 @@ def _begin_turn(state: PillarsState, rng: np.random.Generator) -> None:
         state.main_done = False
         state.phase = BUILD if state.config.first_round_pillars else DISCARD
     else:
-        state.phase = MAIN
+        state.phase = Phase.MAIN
     if state.phase == DISCARD and state.hand_sizes[state.current] == 0:
         _end_turn(state, rng)
 

@@ -15,33 +15,59 @@ hands until the trade resolves; they are only marked in ``trade_tabled`` and ``o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from enum import IntEnum
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from ...core.cards import RANK_LABELS, SUIT_LETTERS
+from ...core.cards import ACE, NUM_CARDS, NUM_RANKS, NUM_SUITS, RANK_LABELS, card_str, rank_of
+from ...core.state import LIST, LISTS, SHARED, VALUE, DeclaredState
 from .config import PillarsConfig
 
-# Phases: what the pending decision is about (OVER when the episode has ended).
-MAIN, BUILD, DISCARD, SKIP_TARGET, TRADE_OFFER, TRADE_PICK, RPS_ATTACKER, RPS_DEFENDER, OVER = range(9)
-PHASE_NAMES = (
-    "main",
-    "build",
-    "discard",
-    "skip target",
-    "trade offer",
-    "trade pick",
-    "rps attacker",
-    "rps defender",
-    "over",
-)
-NUM_DECISION_PHASES = 8
+if TYPE_CHECKING:
+    from ...core.phases import PhaseRules
+
+
+class Phase(IntEnum):
+    """What the pending decision is about; ``OVER`` (last, so the decision phases are numbered
+    0..7 as the observation's one-hot block) once the episode has ended. ``rules.PHASES`` says,
+    for each phase, who acts, what it may do and what an action does."""
+
+    MAIN = 0
+    BUILD = 1
+    DISCARD = 2
+    SKIP_TARGET = 3
+    TRADE_OFFER = 4
+    TRADE_PICK = 5
+    RPS_ATTACKER = 6
+    RPS_DEFENDER = 7
+    OVER = 8
+
+    @property
+    def label(self) -> str:
+        """``"skip target"`` for ``SKIP_TARGET``: the name the renders print."""
+        return self.name.lower().replace("_", " ")
+
+
+# The members under their bare names, as the rules compare with them on the hot path (a module
+# constant is read several times faster than an enum attribute such as ``Phase.MAIN``).
+MAIN = Phase.MAIN
+BUILD = Phase.BUILD
+DISCARD = Phase.DISCARD
+SKIP_TARGET = Phase.SKIP_TARGET
+TRADE_OFFER = Phase.TRADE_OFFER
+TRADE_PICK = Phase.TRADE_PICK
+RPS_ATTACKER = Phase.RPS_ATTACKER
+RPS_DEFENDER = Phase.RPS_DEFENDER
+OVER = Phase.OVER
+#: the phases with a decision pending (all but OVER), one-hot encoded in the observation
+DECISION_PHASES = tuple(phase for phase in Phase if phase is not Phase.OVER)
+NUM_DECISION_PHASES = len(DECISION_PHASES)
 
 NO_EMPIRE, THIEF, MERCHANT, WARLORD = range(4)
 EMPIRE_NAMES = ("none", "Thief", "Merchant", "Warlord")
-NUM_PILLAR_RANKS = 12
+RANKS_PER_EMPIRE = 4
 PILLARS_TO_WIN = 4
-
-#: pillar rank r = 0..11 is the card rank 3, 4, ..., 10, J, Q, K, A
-PILLAR_RANK_LABELS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+#: cards in one pillar: ``j`` Jokers and ``CARDS_PER_PILLAR - j`` naturals of its rank
+CARDS_PER_PILLAR = 4
 
 ROCK, PAPER, SCISSORS = range(3)
 THROW_NAMES = ("rock", "paper", "scissors")
@@ -60,23 +86,52 @@ ONGOING, WON, TRUNCATED = range(3)
 EVENT_STEAL, EVENT_TRADE, EVENT_BATTLE = range(1, 4)
 TURN_NONE, TURN_PLAYED, TURN_SKIPPED = range(3)
 
+# --------------------------------------------------------------------------- card kinds
+#
+# No rule looks at a suit, so the default game (battle_demand="rank") tells cards apart by rank:
+# a card is one of the 14 *rank kinds*, the 13 ranks in Pillars' order 2 < 3 < ... < 10 < J < Q <
+# K < A (the ace ranks high) and then the Joker. With battle_demand="card" a battle names an
+# exact card, so the kinds are the 52 cards of the shared encoding (``core.cards``: ``suit * 13 +
+# rank_index``, the ace at rank index 0) and then the Joker. The *pillar ranks* ``r = 0..11`` are
+# every rank but the 2, in Pillars' order: 3, 4, ..., K, A.
+
+#: the ``core.cards`` rank indices in Pillars' order, lowest first: 2, 3, ..., K, then the ace
+PILLARS_RANK_ORDER = (*range(ACE + 1, NUM_RANKS), ACE)
+#: the rank kind (0 = 2 .. 12 = A) of each ``core.cards`` rank index
+RANK_KIND_OF_RANK = tuple(PILLARS_RANK_ORDER.index(rank) for rank in range(NUM_RANKS))
+JOKER_LABEL = "Joker"
+#: the rank kinds: the 13 ranks, then the Joker
+NUM_RANK_KINDS = NUM_RANKS + 1
+TWO_KIND = 0
+ACE_KIND = NUM_RANKS - 1
+JOKER_KIND = NUM_RANKS
+RANK_KIND_LABELS = (*(RANK_LABELS[rank] for rank in PILLARS_RANK_ORDER), JOKER_LABEL)
+#: the exact-card kinds: the 52 cards of ``core.cards``, then the Joker
+NUM_CARD_KINDS = NUM_CARDS + 1
+CARD_JOKER = NUM_CARDS
+#: pillar rank ``r`` is rank kind ``r + FIRST_PILLAR_KIND`` (the 3 is the lowest pillar rank)
+FIRST_PILLAR_KIND = TWO_KIND + 1
+NUM_PILLAR_RANKS = NUM_RANKS - 1
+PILLAR_RANK_LABELS = RANK_KIND_LABELS[FIRST_PILLAR_KIND : FIRST_PILLAR_KIND + NUM_PILLAR_RANKS]
+
 
 def empire_of(pillar_rank: int) -> int:
     """Thief for 3-6, Merchant for 7-10, Warlord for J, Q, K, A."""
-    return pillar_rank // 4 + 1
+    return pillar_rank // RANKS_PER_EMPIRE + 1
 
 
 def empire_ranks(empire: int) -> range:
-    return range(4 * (empire - 1), 4 * empire)
+    """The pillar ranks of ``empire`` (Thief, Merchant or Warlord)."""
+    return range(RANKS_PER_EMPIRE * (empire - 1), RANKS_PER_EMPIRE * empire)
 
 
 @dataclass(frozen=True)
 class KindSet:
-    """The kinds of card a game tells apart, and how they map onto ranks.
+    """The kinds of card a game tells apart (above), and how they map onto ranks.
 
-    ``rank_kind[k]`` is the 14-kind index (0 = 2, 12 = A, 13 = Joker) of kind ``k``;
-    ``naturals[r]`` lists the kinds that count as natural cards of pillar rank ``r`` (one kind in
-    the rank game, four suits in the card game, in suit order: the order a pillar uses them).
+    ``rank_kind[k]`` is the rank kind (0 = 2, 12 = A, 13 = Joker) of kind ``k``; ``naturals[r]``
+    lists the kinds that count as natural cards of pillar rank ``r`` (one kind in the rank game,
+    four suits in the card game, in suit order: the order a pillar uses them).
     """
 
     size: int
@@ -87,46 +142,38 @@ class KindSet:
     naturals: tuple[tuple[int, ...], ...]
     copies_per_pack: tuple[int, ...]  # of each kind, jokers excluded (set per config)
 
+    @property
+    def exact_cards(self) -> bool:
+        """Whether the kinds are the 52 exact cards (``battle_demand="card"``)."""
+        return self.size == NUM_CARD_KINDS
+
     def __reduce__(self):
         # Unpickle to the module's own instance, so identity checks and caches keep working.
         return (kinds_of_size, (self.size,))
 
 
-def _rank_kinds() -> KindSet:
-    labels = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker")
+def _kind_set(rank_kind: tuple[int, ...], labels: tuple[str, ...], copies: tuple[int, ...]) -> KindSet:
+    """The kind set whose kind ``k`` has rank kind ``rank_kind[k]`` (the Joker last)."""
+    size = len(rank_kind)
     return KindSet(
-        size=14,
+        size=size,
         labels=labels,
-        rank_kind=tuple(range(14)),
-        joker=13,
-        is_two=tuple(k == 0 for k in range(14)),
-        naturals=tuple((r + 1,) for r in range(NUM_PILLAR_RANKS)),
-        copies_per_pack=tuple([4] * 13 + [0]),
+        rank_kind=rank_kind,
+        joker=size - 1,
+        is_two=tuple(rank == TWO_KIND for rank in rank_kind),
+        naturals=tuple(
+            tuple(k for k in range(size) if rank_kind[k] == r + FIRST_PILLAR_KIND) for r in range(NUM_PILLAR_RANKS)
+        ),
+        copies_per_pack=copies,
     )
 
 
-def _card_kinds() -> KindSet:
-    # The shared encoding: rank_index 0 = ace, 1 = two, ..., 12 = king.
-    def rank_kind(card: int) -> int:
-        rank_index = card % 13
-        return 12 if rank_index == 0 else rank_index - 1
-
-    labels = tuple(RANK_LABELS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52)) + ("Joker",)
-    rank_kinds = tuple(rank_kind(c) for c in range(52)) + (13,)
-    naturals = tuple(tuple(c for c in range(52) if rank_kinds[c] == r + 1) for r in range(NUM_PILLAR_RANKS))
-    return KindSet(
-        size=53,
-        labels=labels,
-        rank_kind=rank_kinds,
-        joker=52,
-        is_two=tuple(rank_kinds[k] == 0 for k in range(53)),
-        naturals=naturals,
-        copies_per_pack=tuple([1] * 52 + [0]),
-    )
-
-
-RANK_KINDS = _rank_kinds()
-CARD_KINDS = _card_kinds()
+RANK_KINDS = _kind_set(tuple(range(NUM_RANK_KINDS)), RANK_KIND_LABELS, (NUM_SUITS,) * NUM_RANKS + (0,))
+CARD_KINDS = _kind_set(
+    tuple(RANK_KIND_OF_RANK[rank_of(card)] for card in range(NUM_CARDS)) + (JOKER_KIND,),
+    tuple(card_str(card) for card in range(NUM_CARDS)) + (JOKER_LABEL,),
+    (1,) * NUM_CARDS + (0,),
+)
 
 
 def kinds_of_size(size: int) -> KindSet:
@@ -225,7 +272,7 @@ def with_skip_given(turn: SeatTurn, seat: int) -> SeatTurn:
     return SeatTurn(turn.status, seat, turn.main, turn.bonus)
 
 
-class PillarsState:
+class PillarsState(DeclaredState):
     """Mutable game state. Build one with ``rules.new_game`` or field by field in tests.
 
     Turn bookkeeping: ``current`` is the seat whose turn it is, ``turn`` counts the turns begun
@@ -245,47 +292,55 @@ class PillarsState:
     ``last_decision[seat]`` is its value when the seat's latest decision began.
     """
 
-    __slots__ = (
-        "config",
-        "kinds",
-        "n",
-        "deck",
-        "hands",
-        "hand_sizes",
-        "piles",
-        "pile_counts",
-        "pillars",
-        "pillar_cards",
-        "pillar_jokers",
-        "empire",
-        "pending_skip",
-        "known",
-        "current",
-        "turn",
-        "phase",
-        "main_done",
-        "bonus_used",
-        "origin",
-        "trade_trader",
-        "trade_tabled",
-        "trade_queue",
-        "offers",
-        "trade_revealed",
-        "battle_attacker",
-        "battle_defender",
-        "battle_kind",
-        "battle_answer",
-        "battle_ties",
-        "pending_throw",
-        "last_throws",
-        "battle_tie_throws",
-        "turn_log",
-        "event_serial",
-        "last_decision",
-        "outcome",
-        "winner",
-        "coin_flips",
-    )
+    #: every field and how ``clone()`` copies it (``core.state``): the config and the kind table
+    #: are frozen, so states share them; ``turn_log`` holds immutable ``SeatTurn`` records, so a
+    #: copy of the list is exact
+    FIELDS = {
+        "config": SHARED,
+        "kinds": SHARED,
+        "n": VALUE,
+        "deck": LIST,
+        "hands": LISTS,
+        "hand_sizes": LIST,
+        "piles": LISTS,
+        "pile_counts": LISTS,
+        "pillars": LISTS,
+        "pillar_cards": LISTS,
+        "pillar_jokers": LIST,
+        "empire": LIST,
+        "pending_skip": LIST,
+        "known": LISTS,
+        "current": VALUE,
+        "turn": VALUE,
+        "phase": VALUE,
+        "main_done": VALUE,
+        "bonus_used": VALUE,
+        "origin": VALUE,
+        "trade_trader": VALUE,
+        "trade_tabled": VALUE,
+        "trade_queue": LIST,
+        "offers": LIST,
+        "trade_revealed": VALUE,
+        "battle_attacker": VALUE,
+        "battle_defender": VALUE,
+        "battle_kind": VALUE,
+        "battle_answer": VALUE,
+        "battle_ties": VALUE,
+        "pending_throw": VALUE,
+        "last_throws": LIST,
+        "battle_tie_throws": LIST,
+        "turn_log": LIST,
+        "event_serial": VALUE,
+        "last_decision": LIST,
+        "outcome": VALUE,
+        "winner": VALUE,
+        "coin_flips": VALUE,
+    }
+    __slots__ = tuple(FIELDS)
+
+    #: the rules' phase table (``rules.PHASES``, which registers itself here when the rules load),
+    #: so that ``acting_player`` reads who acts from the one table that says it
+    phase_rules: ClassVar[tuple[PhaseRules[PillarsState], ...]] = ()
 
     def __init__(self, config: PillarsConfig) -> None:
         n, kinds = config.num_players, kinds_for(config)
@@ -333,50 +388,6 @@ class PillarsState:
         self.last_throws = [-1, -1]
         self.battle_tie_throws = [0, 0, 0]
 
-    def clone(self) -> PillarsState:
-        """An exact, independent copy (the config and kind tables are shared: they are frozen)."""
-        other = PillarsState.__new__(PillarsState)
-        other.config = self.config
-        other.kinds = self.kinds
-        other.n = self.n
-        other.deck = self.deck[:]
-        other.hands = [h[:] for h in self.hands]
-        other.hand_sizes = self.hand_sizes[:]
-        other.piles = [p[:] for p in self.piles]
-        other.pile_counts = [c[:] for c in self.pile_counts]
-        other.pillars = [p[:] for p in self.pillars]
-        other.pillar_cards = [p[:] for p in self.pillar_cards]
-        other.pillar_jokers = self.pillar_jokers[:]
-        other.empire = self.empire[:]
-        other.pending_skip = self.pending_skip[:]
-        other.known = [k[:] for k in self.known]
-        other.current = self.current
-        other.turn = self.turn
-        other.phase = self.phase
-        other.main_done = self.main_done
-        other.bonus_used = self.bonus_used
-        other.origin = self.origin
-        other.trade_trader = self.trade_trader
-        other.trade_tabled = self.trade_tabled
-        other.trade_queue = self.trade_queue[:]
-        other.offers = self.offers[:]
-        other.trade_revealed = self.trade_revealed
-        other.battle_attacker = self.battle_attacker
-        other.battle_defender = self.battle_defender
-        other.battle_kind = self.battle_kind
-        other.battle_answer = self.battle_answer
-        other.battle_ties = self.battle_ties
-        other.pending_throw = self.pending_throw
-        other.last_throws = self.last_throws[:]
-        other.battle_tie_throws = self.battle_tie_throws[:]
-        other.turn_log = self.turn_log[:]  # SeatTurn records are immutable: shared safely
-        other.event_serial = self.event_serial
-        other.last_decision = self.last_decision[:]
-        other.outcome = self.outcome
-        other.winner = self.winner
-        other.coin_flips = self.coin_flips
-        return other
-
     # ------------------------------------------------------------------ derived facts
 
     @property
@@ -395,15 +406,9 @@ class PillarsState:
         return self.pillar_count(seat) >= 2
 
     def acting_player(self) -> int:
-        """The seat whose decision is pending, -1 once the episode is over."""
-        phase = self.phase
-        if phase == OVER:
-            return -1
-        if phase == TRADE_OFFER:
-            return self.trade_queue[0]
-        if phase == RPS_DEFENDER:
-            return self.battle_defender
-        return self.current
+        """The seat whose decision is pending, -1 once the episode is over (the phase table's
+        ``actor``; ``rules.acting_player(state)`` is the same)."""
+        return self.phase_rules[self.phase].actor(self)
 
     def card_total(self) -> int:
         """Cards in all zones together (constant over a game: a conservation check)."""
