@@ -351,12 +351,26 @@ def entry(env_id: str) -> EnvEntry:
 
 
 def register_all() -> None:
-    """Register every id with Gymnasium or PettingZoo; safe to call more than once."""
+    """Register every id with Gymnasium or PettingZoo; safe to call more than once.
+
+    The Gymnasium ids are registered without ``max_episode_steps``, on purpose. Every game ends,
+    or truncates itself by its own ``length_limit`` (reported as ``truncated``), within
+    ``max_game_length`` steps (``env.unwrapped.max_game_length``, from the game's record), so
+    the ``TimeLimit`` wrapper that ``max_episode_steps`` adds could only do harm: set to that
+    bound it would also flag as truncated a game that ends on its last possible step (every won
+    Empire Solitaire game takes exactly 23 steps); fixed here, from the variant's settings, it
+    would cut short a game whose ``length_limit`` a caller raised with
+    ``gymnasium.make(id, length_limit=...)``; and reading the bound here would import every game
+    on ``import empire_envs``. For a step limit of your own, pass ``max_episode_steps`` to
+    ``gymnasium.make``. PettingZoo's registry has no step limit.
+    """
     import gymnasium
 
     for item in all_entries():
         if item.api == "gymnasium" and item.env_id not in gymnasium.registry:
-            gymnasium.register(id=item.env_id, entry_point=item.entry_point, kwargs=dict(item.kwargs))
+            gymnasium.register(
+                id=item.env_id, entry_point=item.entry_point, kwargs=dict(item.kwargs), max_episode_steps=None
+            )
         elif item.api == "pettingzoo":
             import pettingzoo
 

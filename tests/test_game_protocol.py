@@ -5,17 +5,26 @@ env's spaces, and seeded random games played through the record alone keep every
 protocol makes: ``apply_action`` plays in place and returns one reward per seat, ``child`` leaves
 its input alone, masks and legal lists agree, observations have the declared size and bounds,
 ``determinize`` returns a state of the game, and a game ends within ``max_game_length`` with
-returns inside ``utility_range``.
+returns inside ``utility_range``. The envs expose that metadata (``max_game_length``,
+``min_utility``, ``max_utility``) as the ecosystems expect; the Gymnasium ids carry no
+``max_episode_steps`` (see ``registry.register_all`` for why, and the tests below for the facts
+that decision rests on); the multiplayer envs are not ``is_parallelizable`` and
+``turn_based_aec_to_parallel`` is the way to the Parallel API.
 """
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
+from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
+import empire_envs
 from empire_envs import envs
 from empire_envs.core.game import Game
-from empire_envs.registry import ENTRIES, game_entry
+from empire_envs.registry import ENTRIES, GAMES, game_entry
+
+from .solitaire.helpers import WIN_LINE, WIN_ROWS, WIN_STOCK, act, deal
 
 GAMES_PER_ID = 2
 
@@ -33,6 +42,84 @@ def test_the_record_declares_the_env_spaces(item):
 @pytest.mark.parametrize("item", ENTRIES, ids=[item.env_id for item in ENTRIES])
 def test_random_games_keep_the_protocol(item):
     check_random_games_keep_protocol(item)
+
+
+@pytest.mark.parametrize("item", ENTRIES, ids=[item.env_id for item in ENTRIES])
+def test_the_envs_expose_the_game_metadata(item):
+    check_env_exposes_game_metadata(item)
+
+
+# --------------------------------------------------------------------------- metadata for the ecosystems
+
+
+GYM_IDS = [item.env_id for item in ENTRIES if item.api == "gymnasium"]
+
+
+@pytest.mark.parametrize("env_id", GYM_IDS)
+def test_gymnasium_ids_carry_no_step_limit_of_their_own(env_id):
+    env = gymnasium.make(env_id)
+    assert gymnasium.spec(env_id).max_episode_steps is None and env.spec.max_episode_steps is None
+    layer = env
+    while layer is not env.unwrapped:
+        assert not isinstance(layer, gymnasium.wrappers.TimeLimit)
+        layer = layer.env
+    # a step limit of one's own still works as Gymnasium documents it
+    limited = gymnasium.make(env_id, max_episode_steps=2)
+    limited.reset(seed=0)
+    steps = [limited.step(int(np.flatnonzero(limited.get_wrapper_attr("action_masks")())[0])) for _ in range(2)]
+    assert steps[-1][3] or steps[-1][2]
+
+
+def test_a_won_solitaire_game_takes_exactly_max_game_length_steps():
+    """Why no ``TimeLimit`` at ``max_game_length``: it would flag this win as truncated too."""
+    env = gymnasium.make("empire_envs/EmpireSolitaire-v0")
+    env.reset(seed=0, options={"deck": deal(WIN_ROWS, WIN_STOCK)})
+    results = [env.step(act(name)) for name in WIN_LINE]
+    _, reward, terminated, truncated, info = results[-1]
+    assert len(results) == env.unwrapped.max_game_length == 23
+    assert (reward, terminated, truncated, info["outcome"]) == (1.0, True, False, "won")
+
+
+def test_a_game_truncates_itself_by_the_length_limit_the_caller_gives():
+    """Why no ``TimeLimit`` fixed at registration: the bound follows the caller's config."""
+    default_bound = envs.EmpireSoloEnv().max_game_length
+    raised = gymnasium.make("empire_envs/EmpireSolo-v0", length_limit=2000).unwrapped
+    assert raised.max_game_length == raised.game.max_game_length(raised.config) > default_bound
+    env = gymnasium.make("empire_envs/EmpireSolo-v0", length_limit=3)
+    _, info = env.reset(seed=1)
+    done = False
+    for _ in range(env.unwrapped.max_game_length):
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if done := terminated or truncated:
+            break
+    # three draws can neither found three bases nor use up six soldiers: the rules truncate
+    assert done and truncated and not terminated and info["outcome"] == "truncated"
+    assert env.unwrapped.state.draws == 3
+
+
+#: one id per multiplayer game, cut short by its length limit
+MULTIPLAYER_GAMES = [game.key for game in GAMES if game.api == "pettingzoo"]
+
+
+@pytest.mark.parametrize("key", MULTIPLAYER_GAMES)
+def test_multiplayer_envs_are_not_parallelizable_and_turn_based_conversion_plays_them(key):
+    env = envs.env(key, length_limit=1)
+    assert env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env)
+    parallel = turn_based_aec_to_parallel(env)
+    observations, _ = parallel.reset(seed=0)
+    rng = np.random.default_rng(0)
+    decisions = 0
+    while parallel.agents:
+        acting = [agent for agent, seen in observations.items() if seen["action_mask"].any()]
+        assert acting == [env.agent_selection]  # one seat acts; the others' masks are all zero
+        actions = {agent: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"]))) for agent in acting}
+        actions.update({agent: 0 for agent in parallel.agents if agent not in actions})  # ignored
+        observations, rewards, terminations, truncations, infos = parallel.step(actions)
+        decisions += 1
+        assert decisions <= env.max_game_length
+    assert all(terminations[agent] or truncations[agent] for agent in env.possible_agents)
 
 
 # The checks take any registered id's ``EnvEntry``, so that a game added with
@@ -62,6 +149,18 @@ def check_record_declares_env_spaces(item) -> None:
     lowest, highest = record.utility_range(config)
     assert lowest < 0 < highest
     assert record.max_game_length(config) > 0
+
+
+def check_env_exposes_game_metadata(item) -> None:
+    """``max_game_length``, ``min_utility`` and ``max_utility`` of the env made for ``item``, read
+    through its wrappers, are the record's for the id's config."""
+    record, config = _record_and_config(item)
+    env = empire_envs.make(item.env_id)
+    read = env.get_wrapper_attr if item.api == "gymnasium" else lambda name: getattr(env, name)
+    assert read("max_game_length") == env.unwrapped.max_game_length == record.max_game_length(config)
+    assert (read("min_utility"), read("max_utility")) == record.utility_range(config)
+    assert isinstance(read("max_game_length"), int) and isinstance(read("min_utility"), float)
+    env.close()
 
 
 def check_random_games_keep_protocol(item, games: int = GAMES_PER_ID) -> None:

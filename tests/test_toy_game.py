@@ -186,12 +186,17 @@ def test_the_registry_wide_protocol_checks_pass_on_it():
     out = run_with_toy_game(
         """
         from empire_envs.registry import all_entries
-        from tests.test_game_protocol import check_random_games_keep_protocol, check_record_declares_env_spaces
+        from tests.test_game_protocol import (
+            check_env_exposes_game_metadata,
+            check_random_games_keep_protocol,
+            check_record_declares_env_spaces,
+        )
 
         toy = [item for item in all_entries() if item.game == "toy_nim"]
         for item in toy:
             check_record_declares_env_spaces(item)
             check_random_games_keep_protocol(item, games=5)
+            check_env_exposes_game_metadata(item)
         print(len(toy))
         """
     )

@@ -47,6 +47,20 @@ class AECAdapter(AECEnv):
     ``action_spaces`` map each agent to its space (PettingZoo's attributes). When the
     game ends, every agent's info holds its own ``"outcome"`` (``"won"``, ``"lost"``, ``"draw"``
     or ``"truncated"``) and the game's ``"result"`` (e.g. ``"won by seat 2"``).
+
+    The game's metadata, read from its ``Game`` record for the env's own config (OpenSpiel's
+    names, also readable through PettingZoo's wrappers): ``max_game_length``, an upper bound on
+    the decisions of one game, every seat's counted (the dead steps of agents that are done are
+    not decisions), and ``min_utility`` / ``max_utility``, the range of each agent's final
+    result (its reward summed over the game, shaping aside).
+
+    ``metadata["is_parallelizable"]`` is False: PettingZoo's ``aec_to_parallel`` assumes that
+    every live agent acts once per cycle and the game changes only at the end of the cycle,
+    while these games are turn-based (one seat acts at a time, sometimes several decisions in a
+    row, and each decision changes the game at once), so that conversion would be wrong and
+    PettingZoo refuses it. For the Parallel API use ``pettingzoo.utils.turn_based_aec_to_parallel``
+    (every agent submits an action each step and only the acting agent's counts; the others'
+    masks are all zero), or play the AEC API directly.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -209,6 +223,24 @@ class AECAdapter(AECEnv):
 
     def close(self) -> None:
         pass
+
+    # ------------------------------------------------------------------ game metadata
+
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the decisions of one game of this config, every seat's counted
+        (OpenSpiel's ``max_game_length``): the game ends, or truncates itself, within it."""
+        return self.game.max_game_length(self.config)
+
+    @property
+    def min_utility(self) -> float:
+        """The lowest final result of any seat (OpenSpiel's ``min_utility``; shaping aside)."""
+        return float(self.game.utility_range(self.config)[0])
+
+    @property
+    def max_utility(self) -> float:
+        """The highest final result of any seat (OpenSpiel's ``max_utility``; shaping aside)."""
+        return float(self.game.utility_range(self.config)[1])
 
     # ------------------------------------------------------------------ helpers
 

@@ -58,7 +58,16 @@ def restore_rng_position(rng: np.random.Generator | None, position: Mapping[str,
 
 
 class GymAdapter(gym.Env):
-    """Base class of the solo environments; see a concrete env's docstring for its spec."""
+    """Base class of the solo environments; see a concrete env's docstring for its spec.
+
+    The game's metadata, read from its ``Game`` record for the env's own config (OpenSpiel's
+    names): ``max_game_length``, an upper bound on the steps of an episode, and ``min_utility`` /
+    ``max_utility``, the range of the game's final result (the reward of the last step, shaping
+    and the illegal-action penalty aside). Through ``gymnasium.make``'s wrappers read them as
+    ``env.unwrapped.max_game_length`` or ``env.get_wrapper_attr("max_game_length")``. The ids are
+    registered without ``max_episode_steps``: the game truncates itself (``length_limit``), see
+    ``empire_envs.registry.register_all``.
+    """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     game: ClassVar[Game]
@@ -175,6 +184,24 @@ class GymAdapter(gym.Env):
             return self.game.to_rgb(self.state)
         gym.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
         return None
+
+    # ------------------------------------------------------------------ game metadata
+
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the steps of one episode of this config (OpenSpiel's
+        ``max_game_length``): the game ends, or truncates itself, within it."""
+        return self.game.max_game_length(self.config)
+
+    @property
+    def min_utility(self) -> float:
+        """The lowest final result of a game (OpenSpiel's ``min_utility``; shaping aside)."""
+        return float(self.game.utility_range(self.config)[0])
+
+    @property
+    def max_utility(self) -> float:
+        """The highest final result of a game (OpenSpiel's ``max_utility``; shaping aside)."""
+        return float(self.game.utility_range(self.config)[1])
 
     # ------------------------------------------------------------------ helpers
 
