@@ -1,8 +1,10 @@
 """Properties of Pillars over many random masked games (design, tests layer 4).
 
 Each game is played by masked random choices from a seeded generator; after every step the
-rewards are summed and at every turn boundary all cards are counted. ``make test`` plays a sample
-of each player count; ``pytest -m soak`` plays the issue's 2,000 games per player count.
+rewards are summed and at every turn boundary all cards are counted; every turn, the game's
+pillar lays and the whole game stay within the terms of ``rules.max_game_length``. ``make test``
+plays a sample of each player count; ``pytest -m soak`` plays the issue's 2,000 games per player
+count.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import numpy as np
 import pytest
 
 from empire_envs.games.pillars import PillarsConfig, rules
+from empire_envs.games.pillars.actions import Kind, layout_for
 from empire_envs.games.pillars.observe import observation_high, observe
 from empire_envs.games.pillars.state import TRUNCATED, WON, full_deck_counts
 
@@ -28,10 +31,21 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
     totals = [0.0] * n
     steps = 0
     last_turn = state.turn
+    pillars = layout_for(state.kinds).blocks[Kind.PILLAR]
+    turn_decisions = lays = 0  # of the turn in progress, pillar lays aside; of the game
     while not rules.is_terminal(state):
         legal = rules.legal_actions(state)
         assert legal, "a live state without a legal action"
-        rewards = rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)
+        action = legal[int(rng.integers(len(legal)))]
+        if action in pillars:
+            lays += 1
+        else:
+            turn_decisions += 1
+            assert turn_decisions <= rules.max_turn_decisions(config), "a turn outlived its bound"
+        turn = state.turn
+        rewards = rules.apply_action(state, action, rng)
+        if state.turn != turn:
+            turn_decisions = 0
         assert len(rewards) == n
         totals = [t + r for t, r in zip(totals, rewards, strict=True)]
         steps += 1
@@ -46,6 +60,7 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
             for seat in range(n):  # the public tracker never claims more than a hand holds
                 assert all(state.known[seat][k] <= state.hands[seat][k] for k in range(state.kinds.size))
     assert state.turn <= config.length_limit * n, "the game outlived its round bound"
+    assert lays <= 4 * n and steps <= rules.max_game_length(config), "the game outlived max_game_length"
     if state.outcome == WON:
         loss = -1.0 if config.reward_scheme == "win_loss" else -1.0 / (n - 1)
         expected = [1.0 if seat == state.winner else loss for seat in range(n)]
@@ -144,7 +159,7 @@ def test_determinize_keeps_the_players_view_and_every_card(players):
         for seat in range(players):
             assert all(copy.hands[seat][k] >= state.known[seat][k] for k in range(state.kinds.size))
         if rules.legal_actions(copy) != rules.legal_actions(state):
-            assert copy.acting_player() != player, "the player's own options must not change"
+            assert rules.acting_player(copy) != player, "the player's own options must not change"
         changed += any(copy.hands[s] != state.hands[s] for s in range(players) if s != player)
         legal = rules.legal_actions(state)
         rules.apply_action(state, legal[int(rng.integers(len(legal)))], rng)

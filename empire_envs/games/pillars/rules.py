@@ -31,6 +31,7 @@ from .state import (
     ORIGIN_MAIN,
     OVER,
     PILLARS_TO_WIN,
+    RANKS_PER_EMPIRE,
     RPS_ATTACKER,
     RPS_DEFENDER,
     SKIP_TARGET,
@@ -878,18 +879,40 @@ def apply(state: PillarsState, action: int, rng: np.random.Generator) -> list[fl
     return apply_action(state, action, rng)
 
 
+# --------------------------------------------------------------------------- game metadata
+
+
+def max_interaction_decisions(config: PillarsConfig) -> int:
+    """The most decisions one steal, trade or battle takes, its start included: a steal is 1; a
+    trade is ``n + 1`` (the start, one offer from each other seat, the pick; 16-19); a battle is
+    1 plus two throws per round of rock-paper-scissors, of which there are at most
+    ``rps_max_ties`` (the ``rps_max_ties``-th tie in a row is settled by a coin, 26), so
+    ``1 + 2 * rps_max_ties``, or 1 when ``rps_mode="random"`` (a coin, no throws, 27)."""
+    throws = 2 * config.rps_max_ties if config.rps_mode == "played" else 0
+    return 1 + max(config.num_players, throws)
+
+
+def max_turn_decisions(config: PillarsConfig) -> int:
+    """The most decisions one turn takes, pillar lays aside (``max_game_length`` counts those
+    per game): the main action and the bonus action, each at most one interaction
+    (``max_interaction_decisions``; declining an optional main action is a single END_BUILD),
+    then END_BUILD, the discard and, after a discarded 2, the skip target. A round-1 turn has no
+    interaction (at most END_BUILD and the discard) and a skipped turn no decision at all."""
+    return 2 * max_interaction_decisions(config) + 3
+
+
 def max_game_length(config: PillarsConfig) -> int:
-    """An upper bound on the decisions of one game: ``length_limit`` rounds of ``num_players`` turns,
-    each turn at most two interactions (main and bonus: a trade asks every other seat, a battle
-    at most ``rps_max_ties + 1`` rounds of two throws), pillar lays, the end of building, the
-    discard and a skip target."""
+    """An upper bound on the decisions of one game: at most ``length_limit * n`` turns begin
+    (skipped turns count, and the game is truncated when turn ``length_limit * n`` would begin;
+    section 47), each at most ``max_turn_decisions``, plus every pillar lay of the game: a seat
+    lays at most four pillars (the four ranks of its empire, each once; sections 30, 31), so
+    ``4 * n`` in all. ``tests/pillars/test_game_length.py`` plays turns that take exactly
+    ``max_turn_decisions``."""
     n = config.num_players
-    interaction = 1 + max(n, 2 * (config.rps_max_ties + 1))
-    per_turn = 2 * interaction + 16
-    return config.length_limit * n * per_turn
+    return config.length_limit * n * max_turn_decisions(config) + RANKS_PER_EMPIRE * n
 
 
 def utility_range(config: PillarsConfig) -> tuple[float, float]:
-    """The least and greatest final return of a seat (shaping excluded)."""
-    loss = -1.0 if config.reward_scheme == "win_loss" else -1.0 / (config.num_players - 1)
-    return loss, 1.0
+    """The least and greatest final return of a seat (shaping excluded): a loser's -1 (or
+    ``-1/(n-1)`` when zero-sum) and the winner's +1; a truncated game's 0 lies between."""
+    return min(win_rewards(config.num_players, 0, config)), max(win_rewards(config.num_players, 0, config))
