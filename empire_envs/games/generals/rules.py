@@ -35,7 +35,7 @@ from .actions import (
     layout_for,
 )
 from .cards import KNOWN_EMPIRES, STATIC_EFFECTS, CardPool, Deck
-from .config import BASE_HAND_LIMIT, MAX_KINGDOM, GeneralsConfig
+from .config import BASE_HAND_LIMIT, MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
 from .state import (
     ARMY,
     ATTACK,
@@ -1340,6 +1340,10 @@ def _change_ch(state: GeneralsState, seat: int, delta: int) -> None:
         _eliminate(state, seat)
 
 
+#: ``reward_scheme="win_loss"``: the winner's reward and every other seat's
+WIN_REWARD, LOSS_REWARD = 1.0, -1.0
+
+
 def place_reward(config: GeneralsConfig, place: int) -> float:
     """``reward_scheme="placement"``: +1 for first place down to -1 for last."""
     n = config.num_players
@@ -1369,7 +1373,7 @@ def _leave(state: GeneralsState, seat: int, place: int) -> None:
     if state.config.reward_scheme == "placement":
         _award(state, seat, place_reward(state.config, place))
     else:
-        _award(state, seat, 1.0 if place == 1 else -1.0)
+        _award(state, seat, WIN_REWARD if place == 1 else LOSS_REWARD)
 
 
 def _award(state: GeneralsState, seat: int, reward: float) -> None:
@@ -1426,7 +1430,7 @@ def _chancellor_victory(state: GeneralsState, seat: int) -> None:
     else:
         for other in remaining:
             state.players[other].place = open_places[0]
-            _award(state, other, -1.0)
+            _award(state, other, LOSS_REWARD)
     state.outcome = WON
     state.phase = OVER
 
@@ -1689,12 +1693,60 @@ def apply(state: GeneralsState, action: int, rng: np.random.Generator) -> list[f
     return apply_action(state, action, rng)
 
 
+#: decisions a turn may hold whatever the cards: DECLARE, the ends of the Kingdom and Army phases,
+#: the attack or the end of the Attack phase, two blocks (a redirected battle asks again), two
+#: tactic decisions (one window per battle)
+TURN_DECISIONS = 1 + 3 + 2 + 2
+#: decisions one card can be the subject of in a whole game: the draw that picks it, the one
+#: decision that takes it out of the hand (a play or a hand-limit discard: it never comes back),
+#: and at most two that follow from it (a Sabotage's two targets; a new General's replacement
+#: choice and its ability in the turn it entered; a Soldier's ability then and its discard)
+CARD_DECISIONS = 4
+
+
+def decisions_per_turn(config: GeneralsConfig) -> int:
+    """The decisions of one turn outside the card terms of ``max_game_length``:
+    ``TURN_DECISIONS``, one ability per unit in play as the turn starts (``U`` slots; an ability
+    is used once per turn), and one move per unit: every arrangement of the Attack phase is
+    reached by moving each unit at most once, since a second move of a unit undoes the first.
+    Moves themselves are not limited by the rules (ruling 41: any number, both ways), so a policy
+    that keeps moving a unit back and forth can make a turn, and a game, last as long as it likes;
+    this term counts the moves of a policy that never undoes one."""
+    return TURN_DECISIONS + 2 * UNIT_SLOTS
+
+
 def max_game_length(config: GeneralsConfig) -> int:
-    """An upper bound on the decisions of one game: ``length_limit`` rounds of ``num_players``
-    turns, each bounded by the cards a seat can hold and play."""
-    return config.length_limit * config.num_players * 512
+    """An upper bound on the decisions of one game (for a policy that never undoes a move, see
+    ``decisions_per_turn``), OpenSpiel's ``max_game_length``:
+
+    ``length_limit * num_players * decisions_per_turn + num_players * CARD_DECISIONS * D``
+
+    - **Turns.** Each seat in the game takes one turn per round, and the game is truncated when
+      round ``length_limit`` ends: at most ``length_limit * num_players`` turns.
+    - **Per turn**, whatever the cards: ``decisions_per_turn(config)`` (declare, the three phase
+      ends or the attack, two blocks, two tactic decisions, an ability per unit in play, a move per
+      unit).
+    - **Per card**, over the whole game: every other decision is about a card (a draw, a play, a
+      hand-limit discard, a Soldier's discard, a General's replacement, a Sabotage's targets, the
+      ability of a unit in the turn it entered), at most ``CARD_DECISIONS`` per card. This term
+      is what bounds the plays of one turn for any card file: a play takes a card from the hand,
+      and no card ever returns to a hand or a pile, so a seat plays at most its deck's card count
+      in the whole game, however many draws its statics give. ``D`` is the largest deck the
+      config can deal (``available_decks``: at most 75 Playing Deck cards and a Supply Pile for a
+      legal deck, up to ``cards.MAX_PILE_CARDS`` per pile without the deck rules).
+
+    Decisions with one legal action are taken by the engine and count nowhere."""
+    largest_deck = max(len(deck.playing) + len(deck.supply) for deck in config.available_decks.values())
+    turns = config.length_limit * config.num_players
+    return turns * decisions_per_turn(config) + config.num_players * CARD_DECISIONS * largest_deck
 
 
 def utility_range(config: GeneralsConfig) -> tuple[float, float]:
-    """The least and greatest final return of a seat (shaping excluded)."""
-    return -1.0, 1.0
+    """The least and greatest final return of a seat (shaping excluded): -1 and +1 under both
+    schemes. ``"win_loss"`` pays +1 to the winner and -1 to every other placed seat;
+    ``"placement"`` pays ``place_reward``, from +1 for first place to -1 for last, and seats that
+    share the open places after a Chancellor victory get the mean of those places' rewards, which
+    lies between them. Seats still in a truncated game get 0."""
+    if config.reward_scheme == "placement":
+        return place_reward(config, config.num_players), place_reward(config, 1)
+    return LOSS_REWARD, WIN_REWARD
