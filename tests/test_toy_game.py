@@ -1,17 +1,22 @@
 """A new game is one package and one registry entry: Toy Nim (``tests/toy_game/``) proves it.
 
 The toy game is built file for file as ``docs/adding_a_game.md`` describes and added with the one
-``register_game(GameEntry(...))`` call below, nothing else. Each test then runs in a fresh
+``register_game(GameEntry(...))`` call that page shows (the tests run the page's own block),
+nothing else. Each test then runs in a fresh
 interpreter (Gymnasium's and PettingZoo's registries are global, so a game registered here must
 not leak into the other tests) and shows that what iterates the registry knows the game: the env
 classes and factories, ``empire_envs.make`` and ``pettingzoo.make``, PettingZoo's own
 ``api_test`` and ``seed_test``, the agents named in the entry, ISMCTS finding the rules from a
 state, and the registry-wide protocol checks of ``tests/test_game_protocol.py``. The first test
 shows the other half: the package names the toy game nowhere, so no other list had to change.
+The last tests keep the page true: its golden-recording block works and keeps the recorded games,
+and it names the files every game package has and every field of the protocol.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import subprocess
 import sys
 import textwrap
@@ -22,6 +27,7 @@ import pettingzoo
 import pytest
 
 from empire_envs.core.cards import parse_cards
+from empire_envs.core.game import Game
 from empire_envs.registry import all_entries, all_games
 
 from .toy_game import GAME
@@ -31,28 +37,31 @@ from .toy_game.config import ToyNimConfig
 ROOT = Path(__file__).resolve().parent.parent
 TOY_ID = "empire_envs/ToyNim-v0"
 
-#: the whole registration of the toy game: one call
-REGISTER = """
-from empire_envs.registry import GameEntry, Variant, register_game
+PAGE = ROOT / "docs" / "adding_a_game.md"
 
-register_game(
-    GameEntry(
-        key="toy_nim",
-        api="pettingzoo",
-        game="tests.toy_game:GAME",
-        class_name="ToyNimEnv",
-        variants=(
-            Variant("ToyNim-v0", {}, "Toy Nim, as ruled"),
-            Variant("ToyNimShort-v0", {"pile_size": 6, "max_take": 2}, "Toy Nim with a 6-card pile"),
-        ),
-        agents={
-            "heuristic": "tests.toy_game.heuristic:GreedyNimAgent",
-            "ismcts": "empire_envs.agents.ismcts:ISMCTSAgent",
-        },
-        env_name="toy_nim_v0",
-    )
-)
-"""
+
+def python_blocks(markdown: str) -> list[str]:
+    """The code of every ```python block of a Markdown page (indented ones too, dedented)."""
+    blocks, current, fence = [], None, ""
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if current is None and stripped == "```python":
+            current, fence = [], line[: len(line) - len(line.lstrip())]
+        elif current is not None and stripped == "```":
+            blocks.append(textwrap.dedent("\n".join(current)))
+            current = None
+        elif current is not None:
+            current.append(line[len(fence) :] if line.startswith(fence) else line)
+    return blocks
+
+
+def page_block(containing: str) -> str:
+    (block,) = [block for block in python_blocks(PAGE.read_text(encoding="utf-8")) if containing in block]
+    return block
+
+
+#: the whole registration of the toy game, one call, as the how-to page writes it
+REGISTER = page_block("register_game(GameEntry(")
 
 
 #: as pytest's settings (pyproject.toml): package code must never call a deprecated name
@@ -66,7 +75,7 @@ warnings.filterwarnings("error", category=DeprecationWarning, module="empire_env
 def run_with_toy_game(body: str) -> str:
     """Run ``body`` in a fresh interpreter after the one registration call; its stdout. Any
     assertion that fails in there fails here with its traceback."""
-    code = WARNINGS_AS_ERRORS + REGISTER + textwrap.dedent(body)
+    code = "\n".join([WARNINGS_AS_ERRORS, REGISTER, textwrap.dedent(body)])
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,  # python -c puts the working directory first on the import path: tests.toy_game imports
@@ -201,6 +210,53 @@ def test_the_registry_wide_protocol_checks_pass_on_it():
         """
     )
     assert out.split() == ["2"]
+
+
+def test_the_pages_golden_recording_adds_the_new_ids_and_keeps_the_recorded_ones(tmp_path):
+    copy = tmp_path / "golden.json"
+    copy.write_text((ROOT / "tests" / "golden_trajectories.json").read_text(encoding="utf-8"), encoding="utf-8")
+    run_with_toy_game(
+        f"""
+        import json
+        from pathlib import Path
+
+        import tests.golden_trajectories as golden_module
+
+        golden_module.GOLDEN_FILE = Path({str(copy)!r})  # the page's block writes a copy, not the real file
+        before = json.loads(golden_module.GOLDEN_FILE.read_text())
+        exec(compile({page_block("GOLDEN_FILE.write_text")!r}, "docs/adding_a_game.md", "exec"))
+        after = json.loads(golden_module.GOLDEN_FILE.read_text())
+        new_ids = {{"empire_envs/ToyNim-v0", "empire_envs/ToyNimShort-v0"}}
+        assert set(after) == set(before) | new_ids and not new_ids & set(before)
+        assert all(after[env_id] == before[env_id] for env_id in before)
+        for env_id in new_ids:
+            for policy, seed in golden_module.GAMES:
+                recorded = after[env_id][golden_module.game_key(policy, seed)]
+                assert recorded == golden_module.trajectory(env_id, policy, seed)
+        """
+    )
+
+
+def test_the_page_names_the_files_of_every_game_package_and_every_field_of_the_protocol():
+    page = PAGE.read_text(encoding="utf-8")
+    files = re.findall(r"^\| `(\w+\.py)` \|", page, flags=re.MULTILINE)
+    assert files == [
+        "config.py",
+        "state.py",
+        "actions.py",
+        "rules.py",
+        "observe.py",
+        "render.py",
+        "doc.py",
+        "__init__.py",
+    ]
+    packages = [path for path in (ROOT / "empire_envs" / "games").iterdir() if (path / "__init__.py").is_file()]
+    assert len(packages) >= 5
+    for package in [*packages, ROOT / "tests" / "toy_game"]:
+        assert all((package / name).is_file() for name in files), package
+    documented = set(re.findall(r"`(\w+)(?:\(|`)", page))
+    missing = [field.name for field in dataclasses.fields(Game) if field.name not in documented]
+    assert missing == [], f"the page does not explain these Game fields: {missing}"
 
 
 @pytest.mark.xfail(
