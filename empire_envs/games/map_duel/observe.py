@@ -55,8 +55,10 @@ from .rules import ACE_PAYMENT
 from .state import (
     CARD_AT_SLOT,
     CARD_SLOT,
+    DECK,
     FACE_BASE,
     NUM_DECISION_PHASES,
+    NUM_FACE_STATUSES,
     NUM_FACES,
     NUM_NUMBER_CARDS,
     ON_MAP,
@@ -75,27 +77,44 @@ NUM_PLANES = 19
 MAX_POOL_VALUE = 108  # a King's value with all 18 own-colour cards in its pool
 
 
+#: the entries after the planes, the same on every board (the docstring's table from 3211 on)
+VECTOR = ObsLayout(
+    [
+        ("my pool", NUM_NUMBER_CARDS),
+        ("opponent pool", NUM_NUMBER_CARDS),
+        ("my faces", NUM_FACES * NUM_FACE_STATUSES),
+        ("enemy faces", NUM_FACES * NUM_FACE_STATUSES),
+        ("pool values", 6),
+        ("phase", NUM_DECISION_PHASES),
+        ("drawn card", NUM_NUMBER_CARDS),
+        ("pending face", NUM_FACES),
+        ("pending", 4),
+        ("scalars", 5),
+    ]
+)
+
+
 def observation_layout(board_size: int) -> ObsLayout:
-    return ObsLayout(
-        [
-            ("planes", NUM_PLANES * board_size * board_size),
-            ("my pool", NUM_NUMBER_CARDS),
-            ("opponent pool", NUM_NUMBER_CARDS),
-            ("my faces", NUM_FACES * 3),
-            ("enemy faces", NUM_FACES * 3),
-            ("pool values", 6),
-            ("phase", NUM_DECISION_PHASES),
-            ("drawn card", NUM_NUMBER_CARDS),
-            ("pending face", NUM_FACES),
-            ("pending", 4),
-            ("scalars", 5),
-        ]
-    )
+    return ObsLayout([("planes", NUM_PLANES * board_size * board_size), *VECTOR.fields])
 
 
 LAYOUT = observation_layout(13)
-VECTOR_SIZE = LAYOUT.size - LAYOUT.start("my pool")
+VECTOR_SIZE = VECTOR.size
 OBSERVATION_SIZE = LAYOUT.size
+
+# Where ``observe`` writes in the vector, read from ``VECTOR``. The pool matrix writes every entry
+# before the phase one-hot: both pools, zeros for the two face blocks, the pool values (my King,
+# lower Queen, higher Queen, then the enemy's).
+_OPPONENT_POOL = VECTOR.start("opponent pool")
+_MY_FACES = VECTOR.start("my faces")
+_ENEMY_FACES = VECTOR.start("enemy faces")
+_MY_VALUES = VECTOR.start("pool values")
+_ENEMY_VALUES = _MY_VALUES + 3
+_PHASE = VECTOR.start("phase")
+_DRAWN = VECTOR.start("drawn card")
+_PENDING_FACE = VECTOR.start("pending face")
+_MOVES_LEFT, _STILL_TO_PAY, _PAYING_FOR_ACE, _STEP_1_DONE = range(VECTOR["pending"].start, VECTOR["pending"].stop)
+_SCALARS = VECTOR["scalars"]
 
 
 def observation_size(board_size: int) -> int:
@@ -126,12 +145,13 @@ def _code_planes(seat: int) -> np.ndarray:
 @cache
 def _pool_matrix(seat: int, hidden_pools: bool) -> np.ndarray:
     """The ``72 x 126`` matrix that takes both seats' flat pools (seat 0's 36 entries first) to
-    vector entries 0-125 seen from ``seat``: my pool and the opponent's pool in card-slot order,
-    zeros for the face blocks, then the pool values (my King, lower Queen, higher Queen, then the
-    enemy's). With ``hidden_pools`` the opponent's columns stay zero."""
+    vector entries 0-125 (all before the phase one-hot) seen from ``seat``: my pool and the
+    opponent's pool in card-slot order, zeros for the face blocks, then the pool values (my King,
+    lower Queen, higher Queen, then the enemy's). With ``hidden_pools`` the opponent's columns
+    stay zero."""
     enemy = 1 - seat
-    matrix = np.zeros((2 * NUM_NUMBER_CARDS, 126), dtype=np.float32)
-    for owner, pool_column, value_column in ((seat, 0, 120), (enemy, 36, 123)):
+    matrix = np.zeros((2 * NUM_NUMBER_CARDS, _PHASE), dtype=np.float32)
+    for owner, pool_column, value_column in ((seat, 0, _MY_VALUES), (enemy, _OPPONENT_POOL, _ENEMY_VALUES)):
         if owner == enemy and hidden_pools:
             continue
         low, high = SEAT_SUITS[owner]
@@ -174,31 +194,31 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
 
     vector = obs[NUM_PLANES * cells :]
     pools = np.frombuffer(bytes(state.pools[0] + state.pools[1]), dtype=np.uint8)  # 0/1 entries
-    np.dot(pools, _pool_matrix(seat, config.hidden_pools), out=vector[:126])
+    np.dot(pools, _pool_matrix(seat, config.hidden_pools), out=vector[:_PHASE])
     # one-hot entries: face status, phase, drawn card, pending face
-    ones = [72 + 3 * f + s for f, s in enumerate(state.face_status[seat])]
+    ones = [_MY_FACES + NUM_FACE_STATUSES * f + s for f, s in enumerate(state.face_status[seat])]
     if hidden is None:  # while a face is down, which of the enemy's faces it is stays unknown
-        ones += [96 + 3 * f + s for f, s in enumerate(state.face_status[enemy])]
+        ones += [_ENEMY_FACES + NUM_FACE_STATUSES * f + s for f, s in enumerate(state.face_status[enemy])]
     else:
-        ones += range(96, 120, 3)
+        ones += range(_ENEMY_FACES + DECK, _MY_VALUES, NUM_FACE_STATUSES)
     if phase != Phase.OVER:
-        ones.append(126 + phase)
+        ones.append(_PHASE + phase)
     if state.drawn >= 0:
-        ones.append(136 + CARD_SLOT[seat][state.drawn])
+        ones.append(_DRAWN + CARD_SLOT[seat][state.drawn])
     if own_turn:
         if state.pending_face >= 0:
-            ones.append(172 + state.pending_face)
+            ones.append(_PENDING_FACE + state.pending_face)
         if phase == Phase.SACRIFICE_MOVE:
-            vector[180] = state.moves_left
+            vector[_MOVES_LEFT] = state.moves_left
         if state.pay_target and (phase == Phase.PLACE_CELL or phase == Phase.PLACE_PAY):
             if state.pay_target == ACE_PAYMENT:
-                ones.append(182)
+                ones.append(_PAYING_FOR_ACE)
             else:
-                vector[181] = state.pay_target - sum(number_rank(n) for n in state.paid)
+                vector[_STILL_TO_PAY] = state.pay_target - sum(number_rank(n) for n in state.paid)
         if state.step1_done:
-            ones.append(183)
+            ones.append(_STEP_1_DONE)
     vector[ones] = 1.0
-    vector[184:189] = (
+    vector[_SCALARS] = (
         1.0 if seat == 0 else 0.0,
         1.0 if state.first == seat else 0.0,
         state.turn / config.length_limit,

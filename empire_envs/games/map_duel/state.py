@@ -82,6 +82,7 @@ CARD_AT_SLOT = tuple(tuple(CARD_SLOT[seat].index(slot) for slot in range(NUM_NUM
 
 # Face status.
 DECK, ON_MAP, REMOVED = range(3)
+NUM_FACE_STATUSES = 3
 
 
 class Phase(IntEnum):
