@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev,train,distributed]'
 	touch $@
 
+# the scripts in experiments/ call `python -m empire_envs <command>`; demo.py adds the demo's config
 demo: $(STAMP)
 	$(PY) experiments/demo.py
 
@@ -28,7 +29,7 @@ soak: $(STAMP)
 	$(PY) -m pytest -n 2 -q -m soak
 
 bench: $(STAMP)
-	$(PY) experiments/bench_speed.py
+	$(PY) -m empire_envs bench
 
 DOCS_STAMP := $(VENV)/.docs-installed
 
@@ -39,7 +40,7 @@ $(DOCS_STAMP): pyproject.toml | $(PY)
 # the site, offline and strict: generated pages (env pages from the docstrings, the rules pages,
 # the how-tos, the API page), then mkdocs build into build/site
 docs: $(DOCS_STAMP)
-	$(PY) experiments/build_docs.py --out build/docs_src
+	$(PY) -m empire_envs docs --out build/docs_src
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict -f mkdocs.yml
 
 clean:

@@ -1,4 +1,5 @@
-"""Tests of experiments/benchmark.py: env specs, pooled tables, files, Elo and the round robin."""
+"""Tests of ``empire_envs.evaluation.benchmark`` and ``python -m empire_envs benchmark``: env specs,
+pooled tables, files, Elo and the round robin."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from PIL import Image
 
 from empire_envs.agents.base import Agent
-from tests.test_experiments import _load
+from empire_envs.cli import main as cli_main
+from empire_envs.evaluation import benchmark as benchmark_module
+from empire_envs.evaluation import evaluate as evaluate_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLO = "empire_envs/EmpireSolo-v0"
@@ -38,12 +41,17 @@ class FirstLegalAgent(Agent):
 
 @pytest.fixture(scope="module")
 def benchmark():
-    return _load("benchmark")
+    return benchmark_module
 
 
 @pytest.fixture(scope="module")
 def evaluate():
-    return _load("evaluate")
+    return evaluate_module
+
+
+def benchmark_command(argv: list[str]) -> int:
+    """``python -m empire_envs benchmark ARGV``, in this process."""
+    return cli_main(["benchmark", *argv])
 
 
 def _assert_png(path: Path) -> None:
@@ -95,7 +103,7 @@ def test_parse_env_spec_bad_input(benchmark, text, fragment):
 
 def test_bad_env_spec_is_an_argparse_error(benchmark, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        benchmark.main(["--env", "X@novalue", "--episodes", "1"])
+        benchmark_command(["--env", "X@novalue", "--episodes", "1"])
     assert exit_info.value.code == 2
     assert "novalue" in capsys.readouterr().err
 
@@ -111,7 +119,7 @@ def solo_run(benchmark, tmp_path_factory):
     episodes = 8
     rows = benchmark.run_benchmark(envs, agents, seeds, episodes, log=None)
     out = tmp_path_factory.mktemp("bench")
-    paths = benchmark.write_table(rows, out, "python experiments/benchmark.py --test")
+    paths = benchmark.write_table(rows, out, "python -m empire_envs benchmark --test")
     if HAVE_MATPLOTLIB:
         paths["png"] = benchmark.plot_results(rows, out / "results.png")
     return {"envs": envs, "agents": agents, "seeds": seeds, "episodes": episodes,
@@ -185,7 +193,7 @@ def test_results_csv_has_the_expected_rows_and_columns(benchmark, solo_run):
 
 def test_results_md_has_one_row_per_env_and_agent(solo_run):
     text = solo_run["paths"]["md"].read_text()
-    assert "python experiments/benchmark.py --test" in text
+    assert "python -m empire_envs benchmark --test" in text
     table_rows = [line for line in text.splitlines()
                   if line.startswith("| `")]
     assert len(table_rows) == len(solo_run["envs"]) * len(solo_run["agents"])
@@ -216,7 +224,7 @@ def test_agent_unknown_for_one_env_is_skipped_there_only(benchmark):
 def test_agent_unknown_everywhere_is_an_error(benchmark, tmp_path, capsys):
     with pytest.raises(benchmark.BenchmarkError, match="no-such-agent"):
         benchmark.run_benchmark([SOLO, SOLITAIRE], ["random", "no-such-agent"], [0], 2, log=None)
-    code = benchmark.main(["--env", SOLO, "--env", SOLITAIRE, "--agent", "random",
+    code = benchmark_command(["--env", SOLO, "--env", SOLITAIRE, "--agent", "random",
                            "--agent", "no-such-agent", "--episodes", "2",
                            "--out", str(tmp_path / "out")])
     assert code == 2
@@ -238,13 +246,13 @@ def test_agent_unknown_everywhere_is_an_error(benchmark, tmp_path, capsys):
 def test_main_bad_numbers_and_envs_exit_2(benchmark, tmp_path, capsys, argv, fragment):
     if "--env" not in argv:
         argv = ["--env", SOLO, *argv]
-    assert benchmark.main([*argv, "--out", str(tmp_path)]) == 2
+    assert benchmark_command([*argv, "--out", str(tmp_path)]) == 2
     assert fragment in capsys.readouterr().err
 
 
 def test_main_without_env_is_an_argparse_error(benchmark, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        benchmark.main(["--agent", "random"])
+        benchmark_command(["--agent", "random"])
     assert exit_info.value.code == 2
     assert "--env" in capsys.readouterr().err
 
@@ -365,7 +373,7 @@ def test_main_end_to_end(benchmark, tmp_path, capsys):
             "--agent", "random", "--agent", FIRST_LEGAL, "--agent", "heuristic",
             "--seeds", "0", "1", "--episodes", "4", "--out", str(out),
             "--json", str(tmp_path / "bench.json")]
-    assert benchmark.main(argv) == 0
+    assert benchmark_command(argv) == 0
     stdout = capsys.readouterr().out
     stem = f"roundrobin_{benchmark.safe_label(TICTACTOE)}"
     expected = {"results.md", "results.csv", "results.png",
@@ -394,7 +402,7 @@ def test_main_end_to_end(benchmark, tmp_path, capsys):
     capped = [r for r in records if r["env"] == "EmpireSolo-v0@length_limit=2"]
     assert all(int(r["truncations"]) == 8 for r in capped)
     md = (out / "results.md").read_text()
-    assert " ".join(argv[:4]) in md
+    assert "python -m empire_envs benchmark " + " ".join(argv[:4]) in md
     assert "heuristic" in md and "skipped" in md
 
     import json

@@ -1,4 +1,4 @@
-"""The command-line tools: ``python -m empire_envs list | render | play``."""
+"""The command-line tools: ``python -m empire_envs list | render | play`` and the experiment commands."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 import empire_envs
-from empire_envs.cli import main
+from empire_envs.cli import COMMANDS, main
 from empire_envs.cli.common import resolve_entry
 from empire_envs.cli.match import new_match
 from empire_envs.cli.play import (
@@ -76,6 +76,55 @@ def test_help(command: list[str]) -> None:
     result = run_cli(*command, "--help")
     assert result.returncode == 0
     assert "usage:" in result.stdout
+    if not command:
+        for name in COMMANDS:
+            assert f"    {name}" in result.stdout, f"--help does not list {name}"
+
+
+#: the commands that run the experiments (the scripts of experiments/ call them)
+EXPERIMENT_COMMANDS = [
+    "evaluate", "benchmark", "bench", "solvability", "deck-balance", "train", "imitate", "demo",
+    "train-rllib", "gallery", "docs",
+]
+
+
+@pytest.mark.parametrize("command", EXPERIMENT_COMMANDS)
+def test_experiment_command_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert command in COMMANDS
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: empire_envs {command} ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evaluate", "--agent", "nonsense", "--episodes", "1"], "agent 'nonsense'"),
+        (["evaluate", "--episodes", "0"], "episodes must be at least 1"),
+        (["benchmark", "--env", "empire_envs/EmpireSolo-v0", "--seeds", "0", "0"], "seed is given twice"),
+        (["bench", "--only", "no_such_row"], "no_such_row"),
+        (["bench", "--seconds", "0"], "must be positive"),
+        (["solvability", "--deals", "0"], "must be at least 1"),
+        (["deck-balance", "--games", "0"], "must be at least 1"),
+        (["train", "--config", "no/such/config.toml"], "no config file"),
+        (["train", "--set", "ppo.learnin_rate=1"], "unknown config key 'ppo.learnin_rate'"),
+        (["imitate", "--env", "empire_envs/EmpireSolo-v0", "--teacher", "greedy", "--epochs", "0", "--out", "x"],
+         "at least 1"),
+        (["docs", "--root", "no/such/checkout"], "not a checkout of empire_envs"),
+    ],
+)
+def test_experiment_commands_bad_input_is_one_line_and_status_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = main(args)
+    except SystemExit as exit_info:  # argparse refused the value
+        status = exit_info.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
 
 
 # ---------------------------------------------------------------------- render

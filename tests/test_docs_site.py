@@ -12,32 +12,34 @@ from pathlib import Path
 
 import pytest
 
-from empire_envs.registry import ENTRIES
+from empire_envs.cli import main as cli_main
+from empire_envs.cli.docs_site import build
+from empire_envs.registry import ENTRIES, GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = sorted((ROOT / "docs" / "rules").glob("*.md"))
 
 
-def _generate(out: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / "build_docs.py"), "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def _generate(out: Path) -> None:
+    build(out, ROOT)
 
 
 def test_generated_tree_has_every_page(tmp_path: Path) -> None:
     src = tmp_path / "src"
-    result = _generate(src)
-    assert result.returncode == 0, result.stderr
+    _generate(src)
+    games = {game.key: game for game in GAMES}
     for entry in ENTRIES:
         page = src / "environments" / f"{entry.env_id.rpartition('/')[2]}.md"
         assert page.is_file(), f"no page for {entry.env_id}"
         text = page.read_text(encoding="utf-8")
         assert f"`{entry.env_id}`" in text
         assert "=====" not in text, f"a reST table of {entry.env_id} was not converted"
+        # the game's own env docstring (its Gymnasium sections), and its rules page linked
+        game = games[entry.game]
+        assert f"*From the docstring of `empire_envs.envs.{game.class_name}`.*" in text
+        assert "### Description" in text and "### Action Space" in text, entry.env_id
+        rules_file = Path(game.rules_page).name
+        assert "| rules | [" in text and f"](../rules/{rules_file})" in text, entry.env_id
     for rules in RULES:
         copy = src / "rules" / rules.name
         assert copy.is_file(), f"no copy of {rules.name}"
@@ -47,14 +49,20 @@ def test_generated_tree_has_every_page(tmp_path: Path) -> None:
     assert not re.search(r"(?m)^:::", api), "a ::: directive of docs/site_src/api.md was left"
 
 
+def test_docs_command_writes_the_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "src"
+    assert cli_main(["docs", "--root", str(ROOT), "--out", str(out)]) == 0
+    assert f"({len(ENTRIES)} environment pages) to {out}" in capsys.readouterr().out
+    assert (out / ".nav.json").is_file()
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None,
     reason="mkdocs and mkdocs-material are not installed (pip install -e '.[docs]')",
 )
 def test_mkdocs_strict_build(tmp_path: Path) -> None:
     src, site = tmp_path / "src", tmp_path / "site"
-    generated = _generate(src)
-    assert generated.returncode == 0, generated.stderr
+    _generate(src)
     env = {**os.environ, "EMPIRE_DOCS_SRC": str(src), "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],

@@ -1,39 +1,70 @@
-"""Smoke tests of the experiment scripts (seconds; speed is never asserted)."""
+"""The measuring tools of ``empire_envs.evaluation`` and their commands, and the thin scripts of
+``experiments/`` that call them (seconds; speed is never asserted)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
+import runpy
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from empire_envs.cli import main as cli_main
+from empire_envs.evaluation import evaluate as evaluate_module
+from empire_envs.evaluation import speed as speed_module
+from empire_envs.registry import GAMES, GameEntry, Variant
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load(name: str):
-    """Import ``experiments/<name>.py`` (the folder is scripts, not a package)."""
-    module_name = f"_experiments_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, ROOT / "experiments" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
+SCRIPTS = sorted((ROOT / "experiments").glob("*.py"))
 
 
 @pytest.fixture(scope="module")
 def evaluate():
-    return _load("evaluate")
+    return evaluate_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    return _load("bench_speed")
+    return speed_module
+
+
+# --------------------------------------------------------------------------- the scripts
+
+
+#: the command each script of experiments/ runs
+SCRIPT_COMMANDS = {
+    "bench_speed": "bench",
+    "benchmark": "benchmark",
+    "build_docs": "docs",
+    "deck_balance": "deck-balance",
+    "demo": "demo",
+    "evaluate": "evaluate",
+    "gallery": "gallery",
+    "imitate": "imitate",
+    "solvability": "solvability",
+    "train": "train",
+    "train_rllib": "train-rllib",
+}
+
+
+def test_every_script_is_listed():
+    assert sorted(path.stem for path in SCRIPTS) == sorted(SCRIPT_COMMANDS)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
+def test_scripts_are_thin_wrappers_of_the_commands(script, monkeypatch, capsys):
+    """Each script runs its ``python -m empire_envs`` command (its ``--help`` is the command's)
+    and holds no code of its own beyond the call."""
+    command = SCRIPT_COMMANDS[script.stem]
+    monkeypatch.setattr(sys, "argv", [str(script), "--help"])
+    with pytest.raises(SystemExit) as exit_info:
+        runpy.run_path(str(script), run_name="__main__")
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: empire_envs {command} ")
+    assert len(script.read_text().splitlines()) <= 45, f"{script.name} is more than a thin wrapper"
 
 
 # --------------------------------------------------------------------------- wilson_interval
@@ -103,10 +134,14 @@ def test_evaluate_env_kwargs_reach_the_env(evaluate):
     assert result["wins"] + result["losses"] + result["truncations"] + result["illegal"] == 20
 
 
-def test_evaluate_script_json(tmp_path):
+@pytest.mark.parametrize(
+    "program", [["experiments/evaluate.py"], ["-m", "empire_envs", "evaluate"]], ids=["script", "module"]
+)
+def test_evaluate_command_json(tmp_path, program):
+    """The script and ``python -m empire_envs evaluate``: the table, then the JSON alone on stdout."""
     out = tmp_path / "out.json"
     command = [
-        sys.executable, str(ROOT / "experiments" / "evaluate.py"),
+        sys.executable, *program,
         "--env", "empire_envs/EmpireSolo-v0", "--agent", "random", "--episodes", "20",
         "--seed", "0", "--json", str(out),
     ]
@@ -125,22 +160,51 @@ def test_evaluate_script_json(tmp_path):
     assert json.loads(completed.stdout)["results"][0]["episodes"] == 20
 
 
-def test_evaluate_main_unknown_agent_is_a_clean_error(evaluate, capsys):
-    assert evaluate.main(["--agent", "nonsense", "--episodes", "1"]) == 2
-    assert "nonsense" in capsys.readouterr().err
+def test_evaluate_unknown_agent_is_a_clean_error(capsys):
+    assert cli_main(["evaluate", "--agent", "nonsense", "--episodes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("empire_envs evaluate: error: agent 'nonsense'") and err.count("\n") == 1
 
 
-# --------------------------------------------------------------------------- bench_speed
+# --------------------------------------------------------------------------- bench (speed)
 
 
-def test_bench_speed_produces_all_keys(bench, tmp_path):
-    out = tmp_path / "bench.json"
-    assert bench.main(["--seconds", "0.05", "--json", str(out)]) == 0
-    report = json.loads(out.read_text())
-    names = {b.name for b in bench.BENCHMARKS}
-    assert set(report["results"]) == names
-    ours = {b.name for b in bench.BENCHMARKS if "empire" in b.groups}
-    assert {"gym_solo", "raw_solo_step", "solo_clone", "gym_solitaire", "pz_pillars", "pz_map_duel"} <= ours
+def _game_rows(game: GameEntry) -> set[str]:
+    """The rows the speed benchmark promises every game of the registry."""
+    key = game.key
+    api = {f"gym_{key}"} if game.api == "gymnasium" else {f"pz_{key}", f"pz_{key}_raw", f"pz_{key}_stock"}
+    return api | {f"raw_{key}_step", f"raw_{key}_apply", f"{key}_clone"}
+
+
+PEERS = {"gym_blackjack", "pz_connect_four", "pz_connect_four_raw", "pz_texas_holdem", "pz_texas_holdem_raw"}
+
+
+def test_bench_rows_come_from_the_registry(bench):
+    names = [row.name for row in bench.benchmarks()]
+    assert len(names) == len(set(names)), "a row name is given twice"
+    assert set(names) == set().union(*(_game_rows(game) for game in GAMES)) | PEERS
+    for game in GAMES:
+        assert {row.name for row in bench.select([game.key])} == _game_rows(game)
+        ratio_names = {name for name, *_ in bench.game_ratios(game)}
+        assert f"raw_{game.key}_step / {'gym' if game.api == 'gymnasium' else 'pz'}_{game.key}" in ratio_names
+        if game.speed_peer:
+            assert game.speed_peer in PEERS
+            assert f"raw_{game.key}_step / {game.speed_peer}" in ratio_names
+    # the rows and ratios the README quotes
+    ratios = {name for name, *_ in bench.ratios()}
+    assert {
+        "gym_solo / pz_connect_four", "raw_solo_step / gym_solo", "gym_solo / gym_blackjack",
+        "pz_pillars_raw / pz_texas_holdem_raw", "pz_pillars_stock / pz_texas_holdem",
+        "pz_map_duel_raw / pz_connect_four_raw", "raw_generals_step / pz_texas_holdem",
+    } <= ratios
+    for _, top, bottom, _ in bench.ratios():
+        assert {top, bottom} <= set(names)
+
+
+def test_bench_every_row_runs(bench):
+    report = bench.run_benchmarks(0.03, warmup=0, log=None)
+    ours = {name for game in GAMES for name in _game_rows(game)}
+    assert set(report["results"]) == ours | PEERS
     for name, entry in report["results"].items():
         if "skipped" in entry:  # an optional peer that cannot be imported here
             assert name not in ours, entry
@@ -150,33 +214,61 @@ def test_bench_speed_produces_all_keys(bench, tmp_path):
         else:
             assert entry["steps"] > 0 and entry["steps_per_second"] > 0
     expected_ratios = {
-        ratio for ratio, top, bottom, _ in bench.RATIOS
+        ratio for ratio, top, bottom, _ in bench.ratios()
         if "skipped" not in report["results"][top] and "skipped" not in report["results"][bottom]
     }
     assert set(report["ratios"]) == expected_ratios
     assert "raw_solo_step / gym_solo" in report["ratios"]
+    assert "solo_clone state.clone()" in bench.format_ratios(report)
+
+
+def test_bench_command_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert cli_main(["bench", "--seconds", "0.02", "--only", "raw_solo_step,gym_solo", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert set(report["results"]) == {"raw_solo_step", "gym_solo"}
+    assert set(report["ratios"]) == {"raw_solo_step / gym_solo"}
+    assert "raw_solo_step / gym_solo" in capsys.readouterr().out
+    assert cli_main(["bench", "--only", "no_such_bench"]) == 2
+    assert "no_such_bench" in capsys.readouterr().err
 
 
 def test_bench_speed_only_selects(bench):
     assert [b.name for b in bench.select(["raw_solo_step"])] == ["raw_solo_step"]
-    assert {b.name for b in bench.select(["peers"])} == {
-        "gym_blackjack", "pz_connect_four", "pz_connect_four_raw", "pz_texas_holdem",
-        "pz_texas_holdem_raw",
-    }
+    assert {b.name for b in bench.select(["peers"])} == PEERS
     assert {b.name for b in bench.select(["generals"])} == {
-        "pz_generals", "pz_generals_raw", "pz_generals_stock", "raw_generals_step",
+        "pz_generals", "pz_generals_raw", "pz_generals_stock", "raw_generals_step", "raw_generals_apply",
+        "generals_clone",
     }
-    assert {b.name for b in bench.select(["map_duel"])} == {
-        "pz_map_duel", "pz_map_duel_raw", "pz_map_duel_stock", "raw_map_duel_step",
-    }
-    assert {b.name for b in bench.select(["pillars"])} == {
-        "pz_pillars", "pz_pillars_raw", "pz_pillars_stock", "raw_pillars_step", "pillars_clone",
-    }
+    # the selectors the README's commands use
+    assert {"pz_pillars", "pillars_clone", "pz_texas_holdem"} <= {b.name for b in bench.select(["pillars,peers"])}
+    assert {b.name for b in bench.select(["map_duel,pz_connect_four,pz_connect_four_raw"])} == (
+        _game_rows(next(game for game in GAMES if game.key == "map_duel")) | {"pz_connect_four", "pz_connect_four_raw"}
+    )
+    assert "pz_texas_holdem_raw" in {b.name for b in bench.select(["generals,pz_texas_holdem,pz_texas_holdem_raw"])}
     with pytest.raises(ValueError):
         bench.select(["no_such_bench"])
     report = bench.run_benchmarks(0.02, ["raw_solo_apply"], warmup=0, log=None)
     assert list(report["results"]) == ["raw_solo_apply"]
     assert report["ratios"] == {}
+
+
+def test_a_new_game_gets_its_rows_for_free(bench):
+    """A table entry is all a game needs: its rows and ratios follow, and the raw-rules and clone
+    rows run through its ``Game`` record (here Empire solo's rules under another key)."""
+    twin = GameEntry(
+        key="solo_twin", api="gymnasium", game="empire_envs.games.solo:GAME", class_name="SoloTwinEnv",
+        variants=(Variant("SoloTwin-v0"),), speed_peer="pz_connect_four",
+    )
+    rows = {row.name: row for row in bench.game_benchmarks(twin)}
+    assert set(rows) == _game_rows(twin)
+    assert {name for name, *_ in bench.game_ratios(twin)} == {
+        "gym_solo_twin / pz_connect_four", "raw_solo_twin_step / pz_connect_four",
+        "raw_solo_twin_step / gym_solo_twin", "gym_solo_twin / gym_blackjack",
+    }
+    step = rows["raw_solo_twin_step"].run(0.02, 0)
+    assert step["steps"] > 0 and step["episodes"] >= 1
+    assert rows["solo_twin_clone"].run(0.02, 0)["states"] > 0
 
 
 def test_bench_speed_repeat_reports_the_median_round(bench):
@@ -192,20 +284,19 @@ def test_bench_speed_repeat_reports_the_median_round(bench):
 
 
 def test_evaluate_passes_agent_settings(tmp_path):
-    evaluate = _load("evaluate")
     out = tmp_path / "ismcts.json"
-    code = evaluate.main([
-        "--env", "empire_envs/Pillars-v0", "--env-kwarg", "length_limit=2", "--agent", "ismcts",
+    code = cli_main([
+        "evaluate", "--env", "empire_envs/Pillars-v0", "--env-kwarg", "length_limit=2", "--agent", "ismcts",
         "--agent-kwarg", "iterations=3", "--episodes", "2", "--json", str(out),
     ])
     assert code == 0
     result = json.loads(out.read_text())["results"][0]
     assert result["agent_kwargs"] == {"iterations": 3} and result["episodes"] == 2
-    assert evaluate.main([
-        "--env", "empire_envs/Pillars-v0", "--agent", "ismcts", "--agent-kwarg", "no_such=1",
+    assert cli_main([
+        "evaluate", "--env", "empire_envs/Pillars-v0", "--agent", "ismcts", "--agent-kwarg", "no_such=1",
         "--episodes", "1",
     ]) == 2
-    assert evaluate.main([
-        "--env", "empire_envs/Pillars-v0", "--agent", "random", "--agent-kwarg", "iterations=3",
+    assert cli_main([
+        "evaluate", "--env", "empire_envs/Pillars-v0", "--agent", "random", "--agent-kwarg", "iterations=3",
         "--episodes", "1",
     ]) == 2

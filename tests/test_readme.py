@@ -89,26 +89,22 @@ def test_pettingzoo_quickstart_runs(capsys):
 
 
 def test_readme_gallery_shows_one_fresh_frame_per_game(tmp_path):
-    """Every picture of ``experiments/gallery.py`` is in the README, and the files on disk are
-    exactly what the script writes now (so a change to a renderer shows up here)."""
-    import importlib.util
-
+    """Every picture of ``python -m empire_envs gallery`` is in the README, and the files on disk
+    are exactly what the command writes now (so a change to a renderer shows up here)."""
     from PIL import Image, ImageChops
 
+    from empire_envs.cli.gallery import GALLERY_FOLDER, gallery_shots, write_gallery
+
     root = README.parent
-    spec = importlib.util.spec_from_file_location("gallery", root / "experiments" / "gallery.py")
-    assert spec is not None and spec.loader is not None
-    gallery = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gallery)
     text = README.read_text()
     shown = {game.key for game in GAMES if game.gallery is not None}
-    assert set(gallery.GALLERY) == shown, "one gallery picture per game that asks for one"
+    assert set(gallery_shots()) == shown, "one gallery picture per game that asks for one"
     assert {"solo", "solitaire", "pillars", "map_duel", "generals"} <= shown
-    for fresh in gallery.write_gallery(tmp_path):
-        shown = f"docs/images/gallery/{fresh.name}"
+    for fresh in write_gallery(tmp_path, log=lambda line: None):
+        shown = f"{GALLERY_FOLDER.as_posix()}/{fresh.name}"
         assert f"]({shown})" in text, f"the README does not show {shown}"
         with Image.open(root / shown) as kept, Image.open(fresh) as made:
             assert kept.format == "PNG" and kept.size == made.size
             assert ImageChops.difference(kept.convert("RGB"), made.convert("RGB")).getbbox() is None, (
-                f"{shown} is stale: run python experiments/gallery.py"
+                f"{shown} is stale: run python -m empire_envs gallery"
             )

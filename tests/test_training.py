@@ -18,9 +18,13 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 
 from empire_envs.agents.base import Agent, make_agent  # noqa: E402
+from empire_envs.cli import main as cli_main  # noqa: E402
+from empire_envs.evaluation import benchmark, evaluate  # noqa: E402
 from empire_envs.registry import ENTRIES  # noqa: E402
+from empire_envs.training import config as train_config  # noqa: E402
+from empire_envs.training import imitate  # noqa: E402
+from empire_envs.training import train as train_run  # noqa: E402
 from empire_envs.training.sb3 import audit_totals, build_vec_env  # noqa: E402
-from tests.test_experiments import _load  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLO_IDS = [e.env_id for e in ENTRIES if e.api == "gymnasium"]
@@ -32,9 +36,9 @@ TINY_PPO = {"n_steps": 256, "batch_size": 128, "n_epochs": 2,
             "policy_kwargs": {"net_arch": [32]}, "device": "cpu", "seed": 0}
 
 
-@pytest.fixture(scope="module")
-def train_script():
-    return _load("train")
+def train_command(argv: list[str]) -> int:
+    """``python -m empire_envs train ARGV``, in this process."""
+    return cli_main(["train", *argv])
 
 
 def _train_audited(spec: str, timesteps: int, **env_options) -> tuple[MaskablePPO, int, int]:
@@ -100,21 +104,21 @@ def test_build_vec_env_rejects_bad_settings():
         build_vec_env("empire_envs/EmpireSolo-v0", vec_env="threads")
 
 
-# --------------------------------------------------------------------------- train.py config
+# --------------------------------------------------------------------------- the run's config
 
 
-def test_config_file_and_overrides(train_script, tmp_path):
+def test_config_file_and_overrides(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('env_id = "empire_envs/EmpireSolitaire-v0"\ntotal_timesteps = 1000\n'
                     "[ppo]\nlearning_rate = 1e-3\nnet_arch = [64]\n[env_kwargs]\nshaping = 0.02\n")
-    config = train_script.load_config(path, [("ppo.gamma", 0.9), ("env_kwargs.shaping", 0.01),
+    config = train_config.load_config(path, [("ppo.gamma", 0.9), ("env_kwargs.shaping", 0.01),
                                              ("seed", 7)])
     assert config.env_id == "empire_envs/EmpireSolitaire-v0"
     assert config.total_timesteps == 1000 and config.seed == 7
     assert config.ppo.learning_rate == 1e-3 and config.ppo.gamma == 0.9
     assert config.ppo.net_arch == [64]
     assert config.env_kwargs == {"shaping": 0.01}
-    assert config.ppo.n_epochs == train_script.PPOSettings().n_epochs  # untouched default
+    assert config.ppo.n_epochs == train_config.PPOSettings().n_epochs  # untouched default
 
 
 @pytest.mark.parametrize("overrides, message", [
@@ -128,37 +132,37 @@ def test_config_file_and_overrides(train_script, tmp_path):
     ([("ppo.activation", "gelu")], "activation"),
     ([("eval.freq", -5)], "eval.freq"),
 ])
-def test_bad_config_values_are_clear_errors(train_script, overrides, message):
+def test_bad_config_values_are_clear_errors(overrides, message):
     with pytest.raises(ValueError, match=message.replace(".", r"\.")):
-        train_script.load_config(None, overrides)
+        train_config.load_config(None, overrides)
 
 
-def test_bad_config_file(train_script, tmp_path):
+def test_bad_config_file(tmp_path):
     with pytest.raises(ValueError, match="no config file"):
-        train_script.load_config(tmp_path / "missing.toml")
+        train_config.load_config(tmp_path / "missing.toml")
     broken = tmp_path / "broken.toml"
     broken.write_text("total_timesteps = = 3\n")
     with pytest.raises(ValueError, match="not valid TOML"):
-        train_script.load_config(broken)
+        train_config.load_config(broken)
 
 
-def test_shipped_configs_load(train_script):
+def test_shipped_configs_load():
     configs = sorted((ROOT / "experiments" / "configs").glob("*.toml"))
     assert configs
     for path in configs:
-        train_script.load_config(path)
+        train_config.load_config(path)
 
 
-# --------------------------------------------------------------------------- train.py end to end
+# --------------------------------------------------------------------------- the train command end to end
 
 
-def test_train_script_end_to_end(train_script, tmp_path, capsys):
+def test_train_command_end_to_end(tmp_path, capsys):
     out = tmp_path / "run"
     argv = ["--env", "empire_envs/EmpireSoloShaped-v0", "--timesteps", "2048", "--out", str(out),
             "--no-progress", "--set", "ppo.n_steps=256", "--set", "ppo.batch_size=128",
             "--set", "ppo.net_arch=[32]", "--set", "eval.freq=1024", "--set", "eval.episodes=3",
             "--set", "checkpoint.freq=1024", "--env-kwarg", "length_limit=300"]
-    assert train_script.main(argv) == 0
+    assert train_command(argv) == 0
     for name in ("model.zip", "config.json", "progress.csv", "summary.json", "learning_curve.png",
                  "eval/evaluations.npz", "eval/best_model.zip"):
         assert (out / name).is_file(), name
@@ -175,19 +179,18 @@ def test_train_script_end_to_end(train_script, tmp_path, capsys):
     assert evaluations["results"].shape == (2, 3)
     assert "ppo:" in capsys.readouterr().out
 
-    # The saved model plays as an agent in evaluate.py, legally, on the same variant.
-    evaluate = _load("evaluate")
+    # The saved model plays as an agent in evaluate, legally, on the same variant.
     result = evaluate.evaluate_agent("empire_envs/EmpireSoloShaped-v0", f"ppo:{out / 'model.zip'}",
                                      5, env_kwargs={"length_limit": 300})
     assert result["episodes"] == 5 and result["illegal"] == 0
 
     # A second run into the same directory is refused unless asked to overwrite.
-    assert train_script.main(argv) == 2
+    assert train_command(argv) == 2
     assert "already holds a run" in capsys.readouterr().err
 
 
-def test_train_script_bad_env_is_a_clean_error(train_script, tmp_path, capsys):
-    code = train_script.main(["--env", "empire_envs/NoSuchGame-v0", "--timesteps", "100",
+def test_train_command_bad_env_is_a_clean_error(tmp_path, capsys):
+    code = train_command(["--env", "empire_envs/NoSuchGame-v0", "--timesteps", "100",
                               "--out", str(tmp_path / "x"), "--no-progress"])
     assert code == 2
     assert "NoSuchGame" in capsys.readouterr().err
@@ -244,20 +247,20 @@ def test_user_agent_by_import_path():
 
 
 def test_demo_runs_with_a_tiny_budget(tmp_path, capsys):
-    demo = _load("demo")
-    assert demo.main(["--timesteps", "1024", "--episodes", "5", "--out", str(tmp_path / "demo"),
-                      "--no-progress"]) == 0
+    demo_config = ROOT / "experiments" / "configs" / "demo.toml"  # what experiments/demo.py passes
+    assert cli_main(["demo", "--config", str(demo_config), "--timesteps", "1024", "--episodes", "5",
+                     "--out", str(tmp_path / "demo"), "--no-progress"]) == 0
     printed = capsys.readouterr().out
     for row in ("random", "heuristic", "ppo:"):
         assert row in printed
     assert (tmp_path / "demo" / "learning_curve.png").is_file()
     assert (tmp_path / "demo" / "model.zip").is_file()
-    del sys.modules["_experiments_demo"]
 
 
 def test_core_package_does_not_need_torch():
-    """Envs, adapters, the multiplayer view and the non-learning agents import with torch and
-    stable-baselines3 made unimportable."""
+    """Envs, adapters, the multiplayer view, the non-learning agents, the measuring tools, the
+    command line and the training modules that start runs import with torch and
+    stable-baselines3 made unimportable (they import them when a run starts)."""
     import subprocess
     import textwrap
 
@@ -269,6 +272,8 @@ def test_core_package_does_not_need_torch():
         import empire_envs
         from empire_envs.adapters.single_agent import AECSingleAgentEnv
         from empire_envs.agents import make_agent
+        import empire_envs.cli, empire_envs.evaluation.benchmark, empire_envs.evaluation.speed
+        import empire_envs.training.demo, empire_envs.training.imitate, empire_envs.training.train
         for item in empire_envs.ENTRIES:
             env = empire_envs.make(item.env_id)
             env.reset(seed=0)
@@ -368,7 +373,7 @@ def test_ppo_agent_rebuilds_the_input_its_run_used(tmp_path):
             env.observation_space, env.action_space)
 
 
-def test_init_model_copies_weights_and_refuses_another_network(train_script, tmp_path):
+def test_init_model_copies_weights_and_refuses_another_network(tmp_path):
     import torch
 
     venv = build_vec_env("empire_envs/EmpireSolo-v0", n_envs=1)
@@ -377,17 +382,16 @@ def test_init_model_copies_weights_and_refuses_another_network(train_script, tmp
     target = MaskablePPO("MlpPolicy", venv, **{**TINY_PPO, "seed": 2})
     key = next(iter(source.policy.state_dict()))
     assert not torch.equal(source.policy.state_dict()[key], target.policy.state_dict()[key])
-    train_script.load_initial_weights(target, str(tmp_path / "source.zip"))
+    train_run.load_initial_weights(target, str(tmp_path / "source.zip"))
     for name, tensor in source.policy.state_dict().items():
         assert torch.equal(tensor, target.policy.state_dict()[name]), name
     wider = MaskablePPO("MlpPolicy", venv, **{**TINY_PPO, "policy_kwargs": {"net_arch": [48]}})
     with pytest.raises(ValueError, match="another network"):
-        train_script.load_initial_weights(wider, str(tmp_path / "source.zip"))
+        train_run.load_initial_weights(wider, str(tmp_path / "source.zip"))
     venv.close()
 
 
 def test_imitate_collects_teacher_moves_and_fits_a_loadable_model(tmp_path, capsys):
-    imitate = _load("imitate")
     data = imitate.collect_demonstrations("empire_envs/EmpireSolo-v0", "heuristic", 3, seed=2,
                                           gamma=1.0)
     n = data["actions"].size
@@ -400,17 +404,16 @@ def test_imitate_collects_teacher_moves_and_fits_a_loadable_model(tmp_path, caps
         assert np.all(data["returns"][rows] == data["returns"][rows[0]])
 
     out = tmp_path / "bc"
-    assert imitate.main(["--env", "empire_envs/EmpireSolitaire-v0", "--teacher", "greedy",
-                         "--episodes", "40", "--epochs", "2", "--out", str(out)]) == 0
+    assert cli_main(["imitate", "--env", "empire_envs/EmpireSolitaire-v0", "--teacher", "greedy",
+                     "--episodes", "40", "--epochs", "2", "--out", str(out)]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert 0.0 <= summary["held_out_agreement"] <= 1.0 and summary["decisions"] >= 40
     agent = make_agent(f"ppo:{out / 'model.zip'}", "Empire Solitaire")
-    evaluate = _load("evaluate")
     assert evaluate.evaluate_agent("empire_envs/EmpireSolitaire-v0", f"ppo:{out / 'model.zip'}",
                                    5)["illegal"] == 0
     assert agent.policy is not None
-    assert imitate.main(["--env", "empire_envs/EmpireSolo-v0", "--teacher", "nobody",
-                         "--episodes", "2", "--out", str(tmp_path / "x")]) == 2
+    assert cli_main(["imitate", "--env", "empire_envs/EmpireSolo-v0", "--teacher", "nobody",
+                     "--episodes", "2", "--out", str(tmp_path / "x")]) == 2
     assert "unknown agent" in capsys.readouterr().err
 
 
@@ -423,10 +426,8 @@ def test_a_model_refuses_an_env_with_other_spaces(tiny_solo_model):
     solitaire = gymnasium.make("empire_envs/EmpireSolitaire-v0")
     with pytest.raises(ValueError, match="trained on inputs of shape"):
         agent.check_spaces(solitaire.observation_space, solitaire.action_space)
-    evaluate = _load("evaluate")
     with pytest.raises(ValueError, match="trained on inputs"):
         evaluate.evaluate_agent("empire_envs/EmpireSolitaire-v0", f"ppo:{tiny_solo_model}", 2)
-    benchmark = _load("benchmark")
     plan = benchmark.plan_benchmark(
         ["empire_envs/EmpireSolo-v0", "empire_envs/EmpireSolitaire-v0"],
         ["random", f"ppo:{tiny_solo_model}"],
@@ -462,29 +463,28 @@ def test_lookahead_logits_policy_adds_the_gain_times_the_features(tmp_path):
     venv.close()
 
 
-def test_lookahead_logits_needs_the_lookahead_input(train_script):
+def test_lookahead_logits_needs_the_lookahead_input():
     with pytest.raises(ValueError, match="lookahead_logits needs lookahead_features"):
-        train_script.load_config(None, [("lookahead_logits", True)])
+        train_config.load_config(None, [("lookahead_logits", True)])
 
 
-def test_zero_timesteps_saves_the_untrained_policy(train_script, tmp_path):
+def test_zero_timesteps_saves_the_untrained_policy(tmp_path):
     out = tmp_path / "prior"
-    assert train_script.main(["--env", "empire_envs/EmpireSolo-v0", "--timesteps", "0",
+    assert train_command(["--env", "empire_envs/EmpireSolo-v0", "--timesteps", "0",
                               "--out", str(out), "--no-progress", "--set", "ppo.net_arch=[16]"]) == 0
     assert json.loads((out / "summary.json").read_text())["timesteps"] == 0
     model = MaskablePPO.load(out / "model.zip", device="cpu")
     assert model.num_timesteps == 0
 
 
-def test_imitate_builds_the_student_train_py_would_build(train_script):
-    """A warm start must fit the run it seeds: same policy class and network as train.py."""
+def test_imitate_builds_the_student_a_training_run_would_build():
+    """A warm start must fit the run it seeds: same policy class and network as a training run."""
     from empire_envs.training.policies import LookaheadLogitsPolicy
 
-    imitate = _load("imitate")
-    config = train_script.load_config(ROOT / "experiments" / "configs" / "solitaire.toml",
+    config = train_config.load_config(ROOT / "experiments" / "configs" / "solitaire.toml",
                                       [("ppo.net_arch", [16])])
     student = imitate.build_model(config)
     assert isinstance(student.policy, LookaheadLogitsPolicy)
     assert student.observation_space.shape == (326 + 2 * 136,)
-    run = train_script.build_model(config, student.get_env())
+    run = train_run.build_model(config, student.get_env())
     run.policy.load_state_dict(student.policy.state_dict())  # the same network: loads as is

@@ -1,10 +1,21 @@
-"""The command-line tools: ``python -m empire_envs {list,render,play}``.
+"""The command-line tools: ``python -m empire_envs COMMAND``.
+
+- ``list``, ``render``, ``play``: the registered ids, pictures of a game, a game in the terminal
+  (``listing``, ``render``, ``play``; ``match`` gives them one surface over Gymnasium and
+  PettingZoo envs);
+- ``evaluate``, ``benchmark``, ``bench``, ``solvability``, ``deck-balance``: measuring agents and
+  environments (``evaluation_commands`` over ``empire_envs.evaluation``);
+- ``train``, ``imitate``, ``demo``, ``train-rllib``: training (``training_commands`` over
+  ``empire_envs.training``; the ``train`` or ``distributed`` extra);
+- ``gallery``, ``docs``: the README's pictures and the documentation site, from a checkout
+  (``site_commands``).
+
+The scripts in ``experiments/`` call these commands with the same flags.
 
 ``main(argv)`` parses the arguments, runs one command and returns its exit status: 0 on
 success, 2 on bad input (an unknown env id, a bad file extension, a negative step count, an
 agent the game lacks...), reported as one line ``empire_envs <command>: error: <message>`` on
-stderr, without a traceback. The commands themselves live in ``listing``, ``render`` and
-``play``; ``match`` gives them one surface over Gymnasium and PettingZoo envs.
+stderr, without a traceback.
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from . import evaluation_commands, site_commands, training_commands
 from .common import CliError, parse_agent_list, resolve_entry
 from .listing import run_list
 from .match import new_match
@@ -50,13 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Command-line tools for the empire_envs environments: list the ids, "
-        "render a game to PNG/GIF, or play one in the terminal.",
+        "render a game to PNG/GIF, play one in the terminal, evaluate, benchmark and train agents, "
+        "time the environments, and write the gallery and the documentation site.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     _add_list(commands)
     _add_render(commands)
     _add_play(commands)
+    evaluation_commands.add_parsers(commands)
+    training_commands.add_parsers(commands)
+    site_commands.add_parsers(commands)
     return parser
 
 
@@ -162,12 +178,21 @@ def cmd_play(args: argparse.Namespace) -> int:
         match.close()
 
 
-COMMANDS = {"list": cmd_list, "render": cmd_render, "play": cmd_play}
+COMMANDS = {
+    "list": cmd_list,
+    "render": cmd_render,
+    "play": cmd_play,
+    **evaluation_commands.COMMANDS,
+    **training_commands.COMMANDS,
+    **site_commands.COMMANDS,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    args.argv = argv  # the benchmark quotes its own command line in its results
     try:
         return COMMANDS[args.command](args)
     except CliError as error:
@@ -181,4 +206,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-__all__ = ["CliError", "build_parser", "main"]
+__all__ = ["COMMANDS", "CliError", "build_parser", "main"]

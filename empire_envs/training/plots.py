@@ -1,4 +1,4 @@
-"""Learning curves of a training run (``experiments/train.py`` output), drawn with matplotlib."""
+"""Learning curves of a training run (what ``python -m empire_envs train`` writes), drawn with matplotlib."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ With ``lookahead_features`` the input ends with one number per action (``success
 An MLP has to learn to route input ``i`` to logit ``i`` before it can use them, and learns that
 slowly. ``LookaheadLogitsPolicy`` adds ``gain * lookahead[i]`` to logit ``i`` with a learned
 scalar ``gain``, so from the first update the policy leans toward moves that keep many moves open.
-The MLP learns the corrections on top. Use it through ``experiments/train.py`` with
+The MLP learns the corrections on top. Use it through ``python -m empire_envs train`` with
 ``lookahead_logits = true``.
 """
 

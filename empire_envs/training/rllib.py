@@ -18,14 +18,22 @@ policy per seat); an agent spec (``random``, ``heuristic``, ``rllib:PATH``, ``pp
 single-agent env where the learner holds one seat (``learner_seat``, ``"random"`` by default) and
 the other seats are played inside the env by that frozen agent.
 
+``train_ppo(RLlibRun(...))`` is the whole run of ``python -m empire_envs train-rllib``.
+
 Ray is imported only inside the functions that need it; nothing else in the package imports
 this module.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
-from collections.abc import Mapping
+import json
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -244,3 +252,95 @@ def steps_per_second(result: Mapping[str, Any], previous_lifetime: float) -> tup
     steps = lifetime - previous_lifetime
     seconds = float(result.get("time_this_iter_s", 0.0)) or float("nan")
     return lifetime, steps, steps / seconds
+
+
+@dataclass(frozen=True)
+class RLlibRun:
+    """One PPO run with RLlib: the settings of ``python -m empire_envs train-rllib``."""
+
+    env_id: str
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    #: multiplayer ids without ``opponents``: one module for every seat, or one per seat
+    policy: str = "shared"
+    #: an agent spec for the other seats (the learner then holds one seat), or None
+    opponents: str | None = None
+    #: 0 samples in the driver
+    num_env_runners: int = 0
+    iterations: int = 10
+    train_batch_size: int = 4000
+    minibatch_size: int = 128
+    num_epochs: int = 10
+    lr: float = 3e-4
+    seed: int | None = None
+    #: the checkpoint folder, saved after the last iteration (None: no checkpoint)
+    out: str | None = None
+    #: an existing Ray cluster (else ``RAY_ADDRESS``, else a local Ray)
+    address: str | None = None
+    #: CPUs of a local Ray
+    num_cpus: int | None = None
+
+
+def _print_now(line: str) -> None:
+    print(line, flush=True)
+
+
+def train_ppo(run: RLlibRun, log: Callable[[str], None] = _print_now) -> dict[str, Any]:
+    """Start Ray (the cluster of ``run.address`` or ``RAY_ADDRESS``, else a local one), train PPO
+    for ``run.iterations`` iterations logging env steps and env steps/s, save the checkpoint
+    (with ``train_rllib.json``: the settings and the summary) when ``run.out`` is set, and stop
+    Ray. Returns the summary."""
+    import ray
+
+    address = run.address or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address)  # every node needs empire_envs installed (or a runtime_env)
+    else:
+        ray.init(num_cpus=run.num_cpus, include_dashboard=False, log_to_driver=False)
+    try:
+        config = build_ppo_config(
+            run.env_id,
+            env_kwargs=dict(run.env_kwargs),
+            opponents=run.opponents,
+            policy=run.policy,
+            num_env_runners=run.num_env_runners,
+            train_batch_size=run.train_batch_size,
+            minibatch_size=run.minibatch_size,
+            num_epochs=run.num_epochs,
+            lr=run.lr,
+            seed=run.seed,
+        )
+        start = time.perf_counter()
+        algo = config.build_algo()
+        log(f"built in {time.perf_counter() - start:.1f}s")
+        lifetime = 0.0
+        rates: list[float] = []
+        for iteration in range(1, run.iterations + 1):
+            result = algo.train()
+            lifetime, steps, rate = steps_per_second(result, lifetime)
+            rates.append(rate)
+            returns = result.get("env_runners", {}).get("episode_return_mean", float("nan"))
+            log(
+                f"iter {iteration:3d}  env steps {int(lifetime):8d} (+{int(steps)})  "
+                f"{rate:8.1f} env steps/s  episode return mean {returns:.3f}"
+            )
+        summary: dict[str, Any] = {
+            "env_id": run.env_id,
+            "iterations": run.iterations,
+            "env_steps": int(lifetime),
+            "env_steps_per_s_mean": sum(rates) / len(rates) if rates else float("nan"),
+            "env_steps_per_s_after_first": sum(rates[1:]) / len(rates[1:]) if len(rates) > 1 else float("nan"),
+            "num_env_runners": run.num_env_runners,
+        }
+        if run.out:
+            out = Path(run.out).resolve()
+            out.mkdir(parents=True, exist_ok=True)
+            checkpoint = algo.save_to_path(str(out))
+            summary["checkpoint"] = str(checkpoint)
+            record = {**dataclasses.asdict(run), **summary}
+            (out / "train_rllib.json").write_text(json.dumps(record, indent=2, default=str))
+            log(f"checkpoint: {checkpoint}  (play it as rllib:{checkpoint})")
+        algo.stop()
+        log(json.dumps(summary))
+        return summary
+    finally:
+        ray.shutdown()

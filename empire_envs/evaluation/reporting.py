@@ -1,4 +1,4 @@
-"""Output helpers shared by the experiment scripts: human text beside optional JSON.
+"""Output helpers shared by the commands: human text beside optional JSON.
 
 With ``--json -`` the JSON goes to standard output, so the human-readable text moves to
 standard error; with ``--json PATH`` it is written to the file.
@@ -12,15 +12,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+#: where a command writes its human-readable lines
+Log = Callable[[str], None]
 
-def text_log(json_target: str | None) -> Callable[[str], None]:
-    """Where the scripts print their text: standard error when JSON takes standard output."""
+
+def text_log(json_target: str | None) -> Log:
+    """Where the commands print their text: standard error when JSON takes standard output."""
     if json_target == "-":
         return lambda line: print(line, file=sys.stderr)
     return print
 
 
-def emit_json(data: Any, json_target: str | None, log: Callable[[str], None]) -> None:
+def emit_json(data: Any, json_target: str | None, log: Log) -> None:
     """Write ``data`` as JSON to ``json_target`` (``-`` for standard output); nothing if None."""
     if not json_target:
         return

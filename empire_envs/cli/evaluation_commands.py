@@ -1,0 +1,353 @@
+"""The commands that measure agents and environments: ``evaluate``, ``benchmark``, ``bench``,
+``solvability`` and ``deck-balance`` (the work is done in ``empire_envs.evaluation``).
+
+Their flags are those of the scripts in ``experiments/``, which call these commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..evaluation import benchmark, speed
+from ..evaluation.evaluate import USAGE_ERRORS, evaluate_agent, format_table, parse_env_kwarg
+from ..evaluation.reporting import emit_json, text_log
+from .common import CliError
+
+Subparsers = Any  # argparse's private _SubParsersAction
+Command = Callable[[argparse.Namespace], int]
+
+
+def add_parsers(commands: Subparsers) -> None:
+    """Add this module's commands to the ``python -m empire_envs`` parser."""
+    _add_evaluate(commands)
+    _add_benchmark(commands)
+    _add_bench(commands)
+    _add_solvability(commands)
+    _add_deck_balance(commands)
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+def _add_evaluate(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "evaluate",
+        help="win/loss/draw rates of agents on an env, with 95%% intervals",
+        description="Evaluate agents on any environment: episode i of every agent is played on the "
+        "same deal (seed + i); in a multiplayer env the agent takes the seats in turn and --opponent "
+        "plays the others. Rates come with 95%% Wilson intervals.",
+    )
+    sub.add_argument(
+        "--env", default="empire_envs/EmpireSolo-v0", help="env id, or package.module:factory of a PettingZoo AEC env"
+    )
+    sub.add_argument(
+        "--agent",
+        action="append",
+        dest="agents",
+        metavar="SPEC",
+        help="random, a game's own agent (heuristic, ...), ppo:PATH or package.module:Class; "
+        "repeat for several (default: random)",
+    )
+    sub.add_argument("--opponent", default="random", help="agent spec for the other seats of a multiplayer env")
+    sub.add_argument("--episodes", type=int, default=2000)
+    sub.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
+    sub.add_argument(
+        "--env-kwarg",
+        action="append",
+        default=[],
+        type=parse_env_kwarg,
+        metavar="KEY=VALUE",
+        help="passed to gymnasium.make; VALUE is a Python literal (e.g. length_limit=200)",
+    )
+    sub.add_argument(
+        "--agent-kwarg",
+        action="append",
+        default=[],
+        type=parse_env_kwarg,
+        metavar="KEY=VALUE",
+        help="a setting of the evaluated agents (e.g. iterations=50 for ismcts); VALUE is a Python literal",
+    )
+    sub.add_argument(
+        "--json", metavar="PATH", help="also write the results as JSON to PATH ('-': JSON on stdout, table on stderr)"
+    )
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """Evaluate each agent, print the table (and the JSON)."""
+    env_kwargs = dict(args.env_kwarg)
+    log = text_log(args.json)
+    results = []
+    for spec in args.agents or ["random"]:
+        try:
+            result = evaluate_agent(
+                args.env,
+                spec,
+                args.episodes,
+                args.seed,
+                env_kwargs,
+                opponent=args.opponent,
+                agent_kwargs=dict(args.agent_kwarg),
+            )
+        except USAGE_ERRORS as error:
+            raise CliError(f"agent {spec!r} on {args.env}: {type(error).__name__}: {error}") from None
+        results.append(result)
+    log(format_table(results))
+    emit_json({"results": results}, args.json, log)
+    return 0
+
+
+# --------------------------------------------------------------------------- benchmark
+
+
+def _env_spec_arg(text: str) -> benchmark.EnvVariant:
+    try:
+        return benchmark.EnvVariant.parse(text)
+    except benchmark.BenchmarkError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_benchmark(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "benchmark",
+        help="agents across envs, variants and seeds: tables, charts, round robins with Elo",
+        description="Benchmark agents on several environments and variants over several seeds: one "
+        "results table (results.md, .csv, .png under --out) and, per multiplayer env, a round robin "
+        "with Elo ratings.",
+    )
+    sub.add_argument(
+        "--env",
+        action="append",
+        dest="envs",
+        type=_env_spec_arg,
+        required=True,
+        metavar="SPEC[@KEY=VALUE,...]",
+        help="env id or package.module:factory of a PettingZoo AEC env, optionally with variant "
+        "settings (e.g. empire_envs/EmpireSolo-v0@length_limit=200); repeat for several",
+    )
+    sub.add_argument(
+        "--agent",
+        action="append",
+        dest="agents",
+        metavar="SPEC",
+        help="random, a game's own agent (heuristic, ...), ppo:PATH or package.module:Class; "
+        "repeat for several (default: random)",
+    )
+    sub.add_argument(
+        "--opponent", default="random", help="agent spec for the other seats of a multiplayer env (main table)"
+    )
+    sub.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        default=[0],
+        help=f"seed k plays episode seeds k*{benchmark.SEED_STRIDE} + i (default: 0)",
+    )
+    sub.add_argument("--episodes", type=int, default=200, help="episodes per seed")
+    sub.add_argument("--out", default="runs/benchmark", help="folder for the result files")
+    sub.add_argument(
+        "--json", metavar="PATH", help="also write everything as JSON to PATH ('-': JSON on stdout, text on stderr)"
+    )
+
+
+def _benchmark_command(argv: list[str]) -> str:
+    """The command line quoted in ``results.md``: ``argv`` is the whole command line after
+    ``python -m empire_envs``, starting with ``benchmark``."""
+    return shlex.join(["python", "-m", "empire_envs", *argv])
+
+
+def cmd_benchmark(args: argparse.Namespace) -> int:
+    """Run the benchmark, write its files, print its tables (and the JSON)."""
+    log = text_log(args.json)
+    try:
+        report = benchmark.benchmark_report(
+            args.envs,
+            args.agents or ["random"],
+            args.seeds,
+            args.episodes,
+            args.opponent,
+            Path(args.out),
+            _benchmark_command(list(args.argv)),
+            log=log,
+        )
+    except benchmark.BenchmarkError as error:
+        raise CliError(str(error)) from None
+    except (ImportError, OSError) as error:  # e.g. ppo:PATH without the file or the extra
+        raise CliError(f"{type(error).__name__}: {error}") from None
+    emit_json(report, args.json, log)
+    return 0
+
+
+# --------------------------------------------------------------------------- bench (speed)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _add_bench(commands: Subparsers) -> None:
+    rows = speed.benchmarks()
+    sub = commands.add_parser(
+        "bench",
+        help="environment speed: decisions per second beside Gymnasium and PettingZoo peers",
+        description="Environment speed: decisions per second under a random masked policy, every game "
+        "of the registry through its API, its raw_env and its raw rules, with clone timings, the peer "
+        "environments measured in the same run, and the ratios.",
+    )
+    sub.add_argument("--seconds", type=_positive_float, default=5.0, help="per measurement (default 5)")
+    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument(
+        "--only",
+        action="append",
+        metavar="NAMES",
+        help="comma-separated benchmark or group names "
+        f"(benchmarks: {', '.join(row.name for row in rows)}; groups: {', '.join(speed.group_names())})",
+    )
+    sub.add_argument(
+        "--repeat",
+        type=_positive_int,
+        default=1,
+        help="rounds over the selected benchmarks; each reports its median round (default 1)",
+    )
+    sub.add_argument("--json", metavar="PATH", help="write the figures as JSON ('-': stdout)")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Run the selected speed benchmarks; print each row and the ratios (and the JSON)."""
+    try:
+        speed.select(args.only)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    log = text_log(args.json)
+    report = speed.run_benchmarks(args.seconds, args.only, args.seed, log=log, repeat=args.repeat)
+    log(speed.format_ratios(report))
+    emit_json(report, args.json, log)
+    return 0
+
+
+# --------------------------------------------------------------------------- solvability
+
+
+def _add_solvability(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "solvability",
+        help="the share of Empire Solitaire deals that perfect play wins with the stock known",
+        description="Solve Solitaire deals seed .. seed + deals - 1 exactly with the stock order known "
+        "and replay every winning line; exit status 1 when a replay fails.",
+    )
+    sub.add_argument("--deals", type=_positive_int, default=1000)
+    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument(
+        "--backend",
+        choices=("auto", "fast", "python"),
+        default="auto",
+        help="auto: fast (numba) when installed, else python",
+    )
+    sub.add_argument(
+        "--node-limit",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="stop a deal after N nodes and count it undecided",
+    )
+    sub.add_argument("--json", metavar="PATH", help="write the report as JSON ('-': stdout)")
+
+
+def cmd_solvability(args: argparse.Namespace) -> int:
+    """Solve the deals, print the report (and the JSON); 1 when a winning line fails its replay."""
+    from ..evaluation import solvability
+
+    log = text_log(args.json)
+    report = solvability.run(args.deals, args.seed, args.backend, args.node_limit, log=log)
+    log(solvability.format_report(report))
+    emit_json(report, args.json, log)
+    return 1 if report["replay_failures"] else 0
+
+
+# --------------------------------------------------------------------------- deck-balance
+
+
+def _add_deck_balance(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "deck-balance",
+        help="Empires and Generals: every pairing of the decks, the same agent on both sides",
+        description="Deck balance of Empires and Generals: every pairing of the prebuilt decks, played by "
+        "the same agent on both sides (heuristic mirror matches by default), seats alternated. Exit "
+        "status 1 when some deck wins more than --max-share against another.",
+    )
+    sub.add_argument("--games", type=_positive_int, default=200, help="games per pairing (default 200)")
+    sub.add_argument("--agent", default="heuristic", help="the agent on both sides (default heuristic)")
+    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--game-type", default="normal", choices=("quick", "normal", "epic"))
+    sub.add_argument(
+        "--max-share",
+        type=float,
+        default=0.65,
+        help="balance bar: no deck may win more than this share against another",
+    )
+    sub.add_argument("--card-pool", default="default", help="a pool file instead of the default pool")
+    sub.add_argument(
+        "--deck-files",
+        nargs="+",
+        default=None,
+        help="deck files instead of the prebuilt decks (their ids are paired)",
+    )
+    sub.add_argument("--out", type=Path, default=None, help="folder for deck_balance.md and .csv")
+
+
+def cmd_deck_balance(args: argparse.Namespace) -> int:
+    """Play every pairing; print (and with --out write) the tables; 1 when a deck is too strong."""
+    import time
+
+    from ..evaluation import deck_balance
+    from ..games.generals import GeneralsConfig
+
+    config = GeneralsConfig(
+        game_type=args.game_type,
+        card_pool=args.card_pool,
+        deck_files=tuple(args.deck_files) if args.deck_files else None,
+    )
+    start = time.perf_counter()
+    rows, totals = deck_balance.deck_balance(config, args.games, args.agent, args.seed, log=_print_now)
+    text = deck_balance.markdown(rows, totals, args.agent, args.games)
+    print(text)
+    print(f"{time.perf_counter() - start:.1f} s")
+    if args.out is not None:
+        deck_balance.write_deck_balance(rows, text, args.out)
+    worst = deck_balance.largest_share(rows)
+    print(f"largest share of one deck against another: {worst:.3f} (bar {args.max_share})")
+    return 0 if worst <= args.max_share else 1
+
+
+def _print_now(line: str) -> None:
+    print(line, flush=True)
+
+
+COMMANDS: dict[str, Command] = {
+    "evaluate": cmd_evaluate,
+    "benchmark": cmd_benchmark,
+    "bench": cmd_bench,
+    "solvability": cmd_solvability,
+    "deck-balance": cmd_deck_balance,
+}
+
+__all__ = ["COMMANDS", "add_parsers"]

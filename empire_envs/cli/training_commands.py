@@ -1,0 +1,270 @@
+"""The commands that train: ``train`` (MaskablePPO), ``imitate`` (behaviour cloning), ``demo``
+(the ``make demo`` job) and ``train-rllib`` (PPO with Ray RLlib). The work is done in
+``empire_envs.training``; torch, sb3 and ray are imported only when one of them runs.
+
+Their flags are those of the scripts in ``experiments/``, which call these commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+
+from ..evaluation.evaluate import parse_env_kwarg
+from ..training.config import TrainConfig, default_output_dir, load_config
+from ..training.rllib import POLICY_MODES
+from .common import CliError
+
+Subparsers = Any  # argparse's private _SubParsersAction
+Command = Callable[[argparse.Namespace], int]
+
+#: what a run raises for bad input: an unknown id, a bad setting, a missing extra
+RUN_ERRORS = (ValueError, TypeError, KeyError, ImportError, gymnasium.error.Error)
+
+
+def add_parsers(commands: Subparsers) -> None:
+    """Add this module's commands to the ``python -m empire_envs`` parser."""
+    _add_train(commands)
+    _add_imitate(commands)
+    _add_demo(commands)
+    _add_train_rllib(commands)
+
+
+# --------------------------------------------------------------------------- train
+
+
+def _add_train(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "train",
+        help="train MaskablePPO (sb3-contrib) on any env, solo or multiplayer (the train extra)",
+        description="Train MaskablePPO on any environment of the package: a TOML config (keys as in "
+        "empire_envs.training.config.TrainConfig; without --config its defaults), then the named "
+        "flags, then any --set SECTION.KEY=VALUE. The run folder gets config.json, progress.csv, "
+        "eval/, checkpoints/, model.zip, learning_curve.png and summary.json.",
+    )
+    sub.add_argument("--config", default=None, help="TOML config (e.g. experiments/configs/solo.toml)")
+    sub.add_argument("--env", help="env id or package.module:factory (overrides env_id)")
+    sub.add_argument(
+        "--env-kwarg",
+        action="append",
+        default=[],
+        type=parse_env_kwarg,
+        metavar="KEY=VALUE",
+        help="a variant setting for the env; repeatable",
+    )
+    sub.add_argument("--timesteps", type=int, help="total_timesteps")
+    sub.add_argument("--seed", type=int)
+    sub.add_argument("--n-envs", type=int)
+    sub.add_argument("--vec-env", choices=["dummy", "subproc"])
+    sub.add_argument("--out", help="run directory (default runs/<env>-seed<seed>)")
+    sub.add_argument("--overwrite", action="store_true", help="replace an existing run directory instead of refusing")
+    sub.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        type=parse_env_kwarg,
+        dest="overrides",
+        metavar="SECTION.KEY=VALUE",
+        help="override any config key, e.g. ppo.learning_rate=1e-4; repeatable",
+    )
+    sub.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def train_config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The config file with the command line's overrides applied, named flags first."""
+    named = {
+        "env_id": args.env,
+        "total_timesteps": args.timesteps,
+        "seed": args.seed,
+        "n_envs": args.n_envs,
+        "vec_env": args.vec_env,
+        "output_dir": args.out,
+    }
+    overrides = [(key, value) for key, value in named.items() if value is not None]
+    overrides += [(f"env_kwargs.{key}", value) for key, value in args.env_kwarg]
+    if args.no_progress:
+        overrides.append(("progress_bar", False))
+    return load_config(args.config, overrides + list(args.overrides))
+
+
+def _fresh_run_folder(out: Path, overwrite: bool) -> None:
+    """Refuse a folder that holds a run already, unless ``overwrite`` (then it is emptied)."""
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise CliError(f"{out} already holds a run; pass --overwrite or choose --out")
+        shutil.rmtree(out)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train, then print the summary and the command that evaluates the model."""
+    from ..training.train import train
+
+    try:
+        config = train_config_from_args(args)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    out = Path(config.output_dir) if config.output_dir else default_output_dir(config)
+    _fresh_run_folder(out, args.overwrite)
+    try:
+        summary = train(config, out)
+    except RUN_ERRORS as error:
+        raise CliError(f"{type(error).__name__}: {error}") from None
+    print(json.dumps(summary, indent=2))
+    print(f"learning curve: {out / 'learning_curve.png'}")
+    print(
+        f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent random --agent ppo:{summary['model']}"
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------- imitate
+
+
+def _add_imitate(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "imitate",
+        help="behaviour cloning: fit a MaskablePPO policy to a teacher agent's moves (solo envs)",
+        description="The teacher plays --episodes episodes; a fresh MaskablePPO policy (the network of "
+        "--config) is fitted to its moves and its value head to its returns-to-go. The saved "
+        "model.zip plays as ppo:OUT/model.zip and starts a run with --set init_model=OUT/model.zip.",
+    )
+    sub.add_argument("--env", required=True, help="a solo (Gymnasium) env id")
+    sub.add_argument("--teacher", required=True, help="agent spec of the teacher")
+    sub.add_argument("--episodes", type=int, default=20_000)
+    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--epochs", type=int, default=10)
+    sub.add_argument("--learning-rate", type=float, default=1e-3)
+    sub.add_argument("--batch-size", type=int, default=256)
+    sub.add_argument("--config", help="TOML whose [ppo] table gives the network (as for train)")
+    sub.add_argument("--out", required=True, help="run directory")
+
+
+def cmd_imitate(args: argparse.Namespace) -> int:
+    """Collect, fit, save; print the summary and the command that evaluates the student."""
+    from ..training.imitate import imitate
+
+    out = Path(args.out)
+    try:
+        config = load_config(args.config, [("env_id", args.env), ("seed", args.seed)])
+        summary = imitate(config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, out)
+    except (ValueError, gymnasium.error.Error) as error:
+        raise CliError(str(error)) from None
+    print(json.dumps(summary, indent=2))
+    print(f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent ppo:{out / 'model.zip'}")
+    return 0
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def _add_demo(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "demo",
+        help="the make demo job: train MaskablePPO on Empire solo, compare it with random and heuristic",
+        description="Train MaskablePPO with --config (experiments/demo.py passes "
+        "experiments/configs/demo.toml), save the model, its logs and a learning curve in --out "
+        "(replacing an earlier demo run), then play the trained agent, random and heuristic on the "
+        "same deals and print the table with 95%% intervals.",
+    )
+    sub.add_argument("--config", default=None, help="TOML config (default: TrainConfig's defaults)")
+    sub.add_argument("--timesteps", type=int, help="override the config's training budget")
+    sub.add_argument("--episodes", type=int, default=1000, help="evaluation deals per agent")
+    sub.add_argument("--seed", type=int, default=0, help="first evaluation deal")
+    sub.add_argument("--out", default=str(Path("runs") / "demo"), help="run directory (default runs/demo)")
+    sub.add_argument("--show-game", action="store_true", help="print one whole game of the trained agent at the end")
+    sub.add_argument("--no-progress", action="store_true")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Train, then evaluate the three agents on the same deals."""
+    from ..training.demo import run_demo
+
+    overrides: list[tuple[str, Any]] = [("progress_bar", not args.no_progress)]
+    if args.timesteps is not None:
+        overrides.append(("total_timesteps", args.timesteps))
+    try:
+        config = load_config(args.config, overrides)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    run_demo(config, Path(args.out), args.episodes, args.seed, show_game=args.show_game)
+    return 0
+
+
+# --------------------------------------------------------------------------- train-rllib
+
+
+def parse_json_kwarg(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with the value read as JSON (a text that is not JSON stays a string)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def _add_train_rllib(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "train-rllib",
+        help="train PPO with Ray RLlib on any env id (the distributed extra)",
+        description="PPO on RLlib's new API stack with the action-masking RLModule. Solo ids train one "
+        "module; multiplayer ids train on RLlib's PettingZooEnv with --policy shared (self-play) or "
+        "per-seat, or, with --opponents, one seat against that frozen agent. The checkpoint saved in "
+        "--out plays as rllib:OUT (rllib:OUT#player_0 for per-seat). On a cluster: RAY_ADDRESS or "
+        "--address.",
+    )
+    sub.add_argument("--env", required=True, help="an env id, e.g. empire_envs/EmpireSolo-v0")
+    sub.add_argument("--env-kwarg", action="append", type=parse_json_kwarg, default=[], metavar="KEY=VALUE")
+    sub.add_argument("--policy", choices=POLICY_MODES, default="shared", help="multiplayer, no opponents")
+    sub.add_argument("--opponents", default=None, help="random, heuristic, rllib:PATH or ppo:PATH")
+    sub.add_argument("--num-env-runners", type=int, default=0, help="0: sample in the driver")
+    sub.add_argument("--iterations", type=int, default=10)
+    sub.add_argument("--train-batch-size", type=int, default=4000)
+    sub.add_argument("--minibatch-size", type=int, default=128)
+    sub.add_argument("--num-epochs", type=int, default=10)
+    sub.add_argument("--lr", type=float, default=3e-4)
+    sub.add_argument("--seed", type=int, default=None)
+    sub.add_argument("--out", default=None, help="checkpoint folder (saved after the last iteration)")
+    sub.add_argument("--address", default=None, help="an existing Ray cluster (else RAY_ADDRESS, else local)")
+    sub.add_argument("--num-cpus", type=int, default=None, help="local Ray only")
+
+
+def cmd_train_rllib(args: argparse.Namespace) -> int:
+    """Train with RLlib; the progress and the summary are printed as it goes."""
+    from ..training.rllib import RLlibRun, train_ppo
+
+    run = RLlibRun(
+        env_id=args.env,
+        env_kwargs=dict(args.env_kwarg),
+        policy=args.policy,
+        opponents=args.opponents,
+        num_env_runners=args.num_env_runners,
+        iterations=args.iterations,
+        train_batch_size=args.train_batch_size,
+        minibatch_size=args.minibatch_size,
+        num_epochs=args.num_epochs,
+        lr=args.lr,
+        seed=args.seed,
+        out=args.out,
+        address=args.address,
+        num_cpus=args.num_cpus,
+    )
+    train_ppo(run)
+    return 0
+
+
+COMMANDS: dict[str, Command] = {
+    "train": cmd_train,
+    "imitate": cmd_imitate,
+    "demo": cmd_demo,
+    "train-rllib": cmd_train_rllib,
+}
+
+__all__ = ["COMMANDS", "add_parsers", "train_config_from_args"]
