@@ -39,8 +39,8 @@ NUM_NUMBER_CARDS = NUM_SUITS * NUMBERS_PER_SUIT
 PRIME_RANKS = (2, 3, 5, 7)
 
 # Face cards: a seat's 8 faces, 4 types in each of its 2 suits.
-JACK_TYPE, QUEEN_TYPE, KING_TYPE, ACE_TYPE = range(4)
 FACES_PER_SUIT = 4
+JACK_TYPE, QUEEN_TYPE, KING_TYPE, ACE_TYPE = range(FACES_PER_SUIT)
 SUITS_PER_SEAT = 2
 NUM_FACES = SUITS_PER_SEAT * FACES_PER_SUIT
 #: a face type's letter, indexed by ``JACK_TYPE`` ... ``ACE_TYPE``
@@ -81,8 +81,8 @@ CARD_SLOT = tuple(
 CARD_AT_SLOT = tuple(tuple(CARD_SLOT[seat].index(slot) for slot in range(NUM_NUMBER_CARDS)) for seat in range(2))
 
 # Face status.
-DECK, ON_MAP, REMOVED = range(3)
 NUM_FACE_STATUSES = 3
+DECK, ON_MAP, REMOVED = range(NUM_FACE_STATUSES)
 
 
 class Phase(IntEnum):
