@@ -7,7 +7,7 @@ and the other builders take a card from the stash when one is there and otherwis
 copy (raising ``deck_size`` with it), so ``card_count() == deck_size`` always holds.
 
 Every builder only writes fields; nothing is auto-resolved until an action is applied with
-``act`` (which goes through ``rules.apply`` and so through the engine's automatic steps).
+``act`` (which goes through ``rules.apply_action`` and so through the engine's automatic steps).
 """
 
 from __future__ import annotations

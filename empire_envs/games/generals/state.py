@@ -12,9 +12,10 @@ the observation reads them as one buffer, without a conversion per entry;
 puts a new one in the slot) or None. Cards never leave a player's own zones, so each player's
 total is its deck size for the whole game.
 
-Turn bookkeeping: ``current`` is the turn player; ``phase`` the pending sub-decision;
-``round`` counts rounds begun (the first player's turns); ``turns_taken[p]`` the turns seat p has
-begun (passed ones included: Pull counts them). ``battle`` is the battle under way (None
+Turn bookkeeping: ``current`` is the turn player; ``phase`` the pending sub-decision (a
+``Phase``; ``rules.PHASES`` says who acts in it and what they may do);
+``round`` counts rounds begun (the first player's turns); ``players[p].turns_taken`` the turns
+seat p has begun (passed ones included: Pull counts them). ``battle`` is the battle under way (None
 outside one); ``target_player`` / ``pending_card`` the Sabotage or General being resolved.
 """
 
