@@ -16,17 +16,7 @@ import numpy as np
 
 from ...core.drawing import text_label
 from .rules import fresh_value, ready_value, unit_life, unit_strength
-from .state import BF, OVER, PHASE_NAMES, TRUNCATED, WC, ZONE_NAMES, GeneralsState
-
-OUTCOME_NAMES = {
-    1: "no blocker",
-    2: "blocker out",
-    3: "attacker kills",
-    4: "double death",
-    5: "counter attack",
-    6: "attacker out",
-    7: "double block",
-}
+from .state import BF, OUTCOME_NAMES, OVER, PHASE_NAMES, TRUNCATED, WC, ZONE_NAMES, GeneralsState
 
 # --------------------------------------------------------------------------- text
 
