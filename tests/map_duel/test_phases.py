@@ -88,6 +88,16 @@ def test_a_sacrifice_with_two_faces_of_its_suit_asks_which_one_moves():
     assert state.phase == Phase.SACRIFICE_MOVE and state.pending_face == face("QH")[1]
 
 
+def test_offset_cell_is_board_geometry():
+    """``rules.offset_cell`` (formerly ``rules.step``) moves one unit in absolute rows and columns."""
+    state = build_state(board={(6, 6): "9D", (6, 7): "KH"})
+    B = state.B
+    assert rules.offset_cell(state, 6 * B + 6, -1, 0) == 5 * B + 6
+    assert rules.offset_cell(state, 6 * B + 6, 1, 1) == 7 * B + 7
+    assert rules.offset_cell(state, 0, -1, 0) == -1 and rules.offset_cell(state, B - 1, 0, 1) == -1
+    assert not hasattr(rules, "step")
+
+
 # --------------------------------------------------------------------------- the action layout
 
 
