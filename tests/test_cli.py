@@ -198,7 +198,7 @@ def test_parse_reply() -> None:
 
 def test_result_line() -> None:
     assert result_line("won", 1.0, None) == "Result: you won (+1.0)"
-    assert result_line("lost", -1.0, "won by player_2") == "Result: you lost (-1.0) - won by player_2"
+    assert result_line("lost", -1.0, "won by player_1") == "Result: you lost (-1.0) - won by player_1"
     assert result_line("draw", 0.0, None) == "Result: draw (+0.0)"
     assert result_line("truncated", 0.0, None) == "Result: truncated (+0.0)"
 

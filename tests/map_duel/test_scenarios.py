@@ -540,6 +540,7 @@ def test_scenario_18_colour_victory():
     assert state.phase == Phase.OVER and rules.is_terminal(state)
     assert state.outcome == WON and state.winner == 0
     assert rules.final_rewards(state) == [1, -1]
+    assert rules.outcome_name(state) == "won by player_0"
     assert rules.legal_actions(state) == []
     with pytest.raises(IllegalActionError):
         rules.apply_action(state, L.end_turn, NoCoin())
@@ -568,6 +569,7 @@ def test_scenario_19_loss_as_aggressor():
     assert rewards == [-1, 1]
     assert rules.is_terminal(state) and state.winner == 1 and state.outcome == WON
     assert rules.final_rewards(state) == [-1, 1]
+    assert rules.outcome_name(state) == "won by player_1"
 
 
 def _swap_turn(state, swap: bool):

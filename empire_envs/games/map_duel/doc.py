@@ -45,9 +45,8 @@ which face the other player laid face down (with ``hidden_pools=True`` also the 
 
 ## Episode End
 
-Terminated on a win (``infos[agent]["result"]`` is ``"won by player_1"`` when ``player_0`` wins
-and ``"won by player_2"`` when ``player_1`` wins: the result strings still count the seats from 1,
-as the agents were named before) or a draw (no progress for ``no_progress_turns`` turns, or both players
+Terminated on a win (``infos[agent]["result"]`` is ``"won by player_0"`` or
+``"won by player_1"``) or a draw (no progress for ``no_progress_turns`` turns, or both players
 succeeding at once). Truncated after ``length_limit`` turns.
 
 ## Arguments
@@ -65,7 +64,8 @@ Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-
 - v0: initial release. Agents renamed ``player_0`` (red) and ``player_1`` (black), as in every
   other game (they were ``player_1`` and ``player_2``); ``first_player`` takes a seat, ``0`` or
   ``1``, or ``"random"`` (the old value ``"player_1"`` still means seat 0, with a
-  ``DeprecationWarning``, for one release). The game itself is unchanged.
+  ``DeprecationWarning``, for one release); a win's ``infos[agent]["result"]`` names the new
+  agent (``"won by player_0"``, was ``"won by player_1"``). The game itself is unchanged.
 """
 
 #: the template's words that stand for sizes of the code (``env_docstring`` fills the common ones)

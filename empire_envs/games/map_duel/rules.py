@@ -1091,10 +1091,9 @@ def final_rewards(state: MapDuelState) -> list[float]:
 
 
 def outcome_name(state: MapDuelState) -> str:
-    """The game's result in words. A win still names the seat counted from 1 (``"won by player_1"``
-    for seat 0, agent ``player_0``), the string recorded before the agents' rename."""
+    """The game's result in words; a win names the winning agent (``"won by player_0"``)."""
     if state.outcome == WON:
-        return f"won by player_{state.winner + 1}"
+        return f"won by player_{state.winner}"
     return {ONGOING: "ongoing", DRAW: "draw", TRUNCATED: "truncated"}[state.outcome]
 
 
