@@ -1,5 +1,8 @@
 """Pillars rules as pure functions over a ``PillarsState``: deal, legal actions, apply, returns,
-determinize. Randomness enters only through the ``rng`` arguments (the deal, the first player,
+determinize, and the game's metadata (``max_game_length``, ``utility_range``). Each phase is one
+entry of the phase table ``PHASES`` (who acts, its legal actions, what an action does), through
+which ``acting_player``, ``legal_actions``, ``legal_mask``, ``is_legal`` and ``apply_action``
+dispatch. Randomness enters only through the ``rng`` arguments (the deal, the first player,
 reshuffles, coin flips). The section numbers in comments are those of ``docs/rules/pillars.md``.
 """
 
@@ -163,33 +166,8 @@ def can_steal(state: PillarsState, player: int, offset: int) -> bool:
     return bool(pile) and not state.kinds.is_two[pile[-1]]
 
 
-def can_trade(state: PillarsState, player: int, kind: int) -> bool:
-    """A card of ``kind`` in hand and someone to trade with (sections 16, 17)."""
-    return state.hands[player][kind] > 0 and _someone_to_trade_with(state, player)
-
-
 def _someone_to_trade_with(state: PillarsState, player: int) -> bool:
     return any(state.hand_sizes[s] > 0 for s in range(state.n) if s != player)
-
-
-def can_pillar(state: PillarsState, player: int, rank: int, jokers: int) -> bool:
-    """Sections 28-31: enough naturals and jokers, a new rank, inside the player's empire."""
-    return state.phase == BUILD and pillars_allowed(state) and _pillar_fits(state, player, rank, jokers)
-
-
-def _pillar_fits(state: PillarsState, player: int, rank: int, jokers: int) -> bool:
-    if state.pillars[player][rank]:
-        return False
-    empire = state.empire[player]
-    if empire != NO_EMPIRE and empire_of(rank) != empire:
-        return False
-    naturals = CARDS_PER_PILLAR - jokers
-    if naturals < state.config.min_natural_per_pillar:
-        return False
-    hand = state.hands[player]
-    if hand[state.kinds.joker] < jokers:
-        return False
-    return sum(hand[k] for k in state.kinds.naturals[rank]) >= naturals
 
 
 def pillars_allowed(state: PillarsState) -> bool:
@@ -198,8 +176,9 @@ def pillars_allowed(state: PillarsState) -> bool:
 
 
 def pillar_actions(state: PillarsState, player: int, lay: ActionLayout) -> list[int]:
-    """The legal PILLAR indices of a build phase: ``_pillar_fits`` for every rank and joker count
-    at once (the ranks of the player's empire, or all of them before its first pillar)."""
+    """The legal PILLAR indices of a build phase (sections 28-31): a rank not laid yet, of the
+    player's empire (any rank before its first pillar), with ``j`` Jokers held and the other
+    ``4 - j`` cards natural, ``4 - j`` at least ``min_natural_per_pillar``."""
     if not pillars_allowed(state):
         return []
     hand = state.hands[player]
