@@ -303,7 +303,7 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
         if not player.alive:
             continue
         index += at.seat_scalars[offset]
-        value += (
+        value += (  # in SEAT_SCALARS order
             1.0,
             p == state.current and not over,
             player.ch / target,
@@ -340,7 +340,7 @@ def observe(state: GeneralsState, seat: int) -> np.ndarray:
             strength, life = numbers[slot]  # type: ignore[misc]  # not None: the slot holds a unit
             index += slot_scalars[slot]
             index.append(slot_kind[slot] + unit.kind)
-            value += (
+            value += (  # "present", UNIT_SCALARS in order, then the kind one-hot
                 1.0,
                 unit.zone == BF,
                 may_enter[slot],
