@@ -59,7 +59,8 @@ class Game:
     #: ``observation_bounds(config)``: ``(low, high)`` of every observation entry
     observation_bounds: Callable[[Any], tuple[float, float]]
     #: ``max_game_length(config)``: an upper bound on the decisions of one game (OpenSpiel's
-    #: ``max_game_length``); truncation by the config's length limit guarantees it
+    #: ``max_game_length``); every game ends within it (by the config's length limit, or by a
+    #: game's own cap where its rules would allow endless play)
     max_game_length: Callable[[Any], int]
     #: ``utility_range(config)``: ``(min, max)`` of any seat's final return (OpenSpiel's
     #: ``min_utility`` / ``max_utility``), shaping excluded

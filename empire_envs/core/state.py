@@ -10,8 +10,9 @@ leave ``clone()`` behind::
 
 Copy kinds: ``VALUE`` (an immutable value: int, str, tuple), ``SHARED`` (an object the states
 share and never change, such as the config), ``LIST`` (a list of immutable values, copied),
-``LISTS`` (a list of such lists), ``CLONE`` (an object with its own ``clone()``), ``CLONES`` (a
-list of such objects), ``DICT`` and ``SET`` (shallow copies).
+``LISTS`` (a list of such lists), ``CLONE`` (an object with its own ``clone()``),
+``OPTIONAL_CLONE`` (such an object or None), ``CLONES`` (a list of such objects), ``DICT`` and
+``SET`` (shallow copies).
 
 ``clone()`` is generated as straight-line code (one assignment per field, as ``dataclasses``
 generates its methods), so it costs no more than a hand-written one.
@@ -30,6 +31,7 @@ SHARED = "shared"
 LIST = "list"
 LISTS = "lists"
 CLONE = "clone"
+OPTIONAL_CLONE = "optional clone"
 CLONES = "clones"
 DICT = "dict"
 SET = "set"
@@ -40,6 +42,7 @@ _COPY_EXPRESSION = {
     LIST: "self.{name}[:]",
     LISTS: "[row[:] for row in self.{name}]",
     CLONE: "self.{name}.clone()",
+    OPTIONAL_CLONE: "None if self.{name} is None else self.{name}.clone()",
     CLONES: "[item.clone() for item in self.{name}]",
     DICT: "dict(self.{name})",
     SET: "set(self.{name})",

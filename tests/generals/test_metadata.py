@@ -4,8 +4,8 @@
   claim: the decisions beyond the per-turn and per-card terms are only moves that undo a move.
 - A scripted turn uses every decision the per-turn term allows but one (the General has no
   ability), so the term is not loose.
-- MOVE is not limited by the rules, so a policy can outlast any bound: a strict xfail keeps that
-  gap in view until a ruling limits moves.
+- MOVE is not limited by the rules, so a policy that undoes its moves could outlast any bound:
+  the game is truncated when it reaches ``max_game_length`` decisions (a gap we filled).
 - Every final reward lies in ``utility_range``, whose ends are the place rewards of first and last.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from empire_envs.games.generals import GeneralsConfig, rules
 from empire_envs.games.generals.actions import Kind
 from empire_envs.games.generals.config import UNIT_SLOTS
-from empire_envs.games.generals.state import ATTACK, DECLARE, OVER
+from empire_envs.games.generals.state import ATTACK, DECLARE
 from empire_envs.registry import ENTRIES
 
 from .helpers import (
@@ -129,20 +129,26 @@ def test_a_scripted_long_turn_uses_the_per_turn_term():
     assert len(kinds) <= rules.decisions_per_turn(s.config) + rules.CARD_DECISIONS * card_decisions
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="MOVE is unlimited (ruling 41): no finite bound holds for a policy that undoes moves; "
-    "max_game_length counts one move per unit per turn",
-)
-def test_a_turn_cannot_outlast_the_per_turn_term():
+def test_endless_moves_are_truncated_at_max_game_length():
+    """MOVE is unlimited (ruling 41), so a turn of moves out and back never ends by itself; the
+    game stops, truncated with 0 for everyone still in, when it reaches max_game_length."""
     s = blank_state(("rome", "mongols"), phase=ATTACK)
     put_unit(s, 0, 0, "rom_legionary", BF)
-    limit = rules.decisions_per_turn(s.config)
-    decisions = 0
-    while s.current == 0 and s.phase != OVER and decisions <= limit:
+    s.decision_limit = rules.max_game_length(s.config)  # what new_game sets
+    s.decisions = s.decision_limit - 5
+    moves = 0
+    while not rules.is_terminal(s):
+        assert s.current == 0 and s.phase == ATTACK, "only moves are played"
         rules.apply_action(s, s.layout.move, np.random.default_rng(0))  # MOVE(0), out and back
-        decisions += 1
-    assert decisions <= limit
+        moves += 1
+    assert moves == 5 and s.decisions == rules.max_game_length(s.config)
+    assert rules.is_truncated(s) and rules.final_rewards(s) == [0.0, 0.0]
+
+
+def test_new_game_sets_the_decision_limit_of_its_config():
+    for config in (GeneralsConfig(), GeneralsConfig(num_players=4, length_limit=7)):
+        state = rules.new_game(config, np.random.default_rng(0))
+        assert state.decision_limit == rules.max_game_length(config) and state.decisions == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

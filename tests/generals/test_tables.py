@@ -177,11 +177,12 @@ def test_a_unit_is_a_value_that_moves_and_activations_replace():
 
 def test_no_battle_is_none_and_a_battle_is_cloned_with_the_state():
     state = rules.new_game(GeneralsConfig(), np.random.default_rng(0))
-    assert state.battle is None and state.battle_list == []
+    assert state.battle is None and state.clone().battle is None
     state.battle = Battle(0, 1, 1, BF)
-    assert state.battle_list == [state.battle]
+    copy = state.clone()
+    assert copy.battle == state.battle and copy.battle is not state.battle
     state.battle = None
-    assert state.battle_list == []
+    assert copy.battle is not None and state.clone() != copy
 
 
 # --------------------------------------------------------------------------- action table

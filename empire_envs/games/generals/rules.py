@@ -190,6 +190,7 @@ def new_game(
     pool = config.pool
     chosen = _choose_decks(config, available, rng, decks)
     state = GeneralsState(config, pool, _tables_for(pool))
+    state.decision_limit = max_game_length(config)
     state.decks_public = decks is not None or config.decks != "random"
     target = config.target
     for seat, deck in enumerate(chosen):
@@ -934,6 +935,9 @@ def apply_action(state: GeneralsState, action: int, rng: np.random.Generator) ->
     state.rewards = [0.0] * state.num_players
     _do(state, action, rng)
     _auto_resolve(state, rng)
+    state.decisions += 1
+    if state.decisions >= state.decision_limit and state.phase != OVER:
+        _truncate(state)  # only endless back-and-forth moves get here (max_game_length)
     return state.rewards
 
 
@@ -1061,8 +1065,7 @@ def _end_turn(state: GeneralsState) -> None:
     # a new round begins when play passes the first player's place at the table
     if (nxt - state.first) % n <= (seat - state.first) % n:
         if state.round >= state.config.length_limit:
-            state.outcome = TRUNCATED
-            state.phase = OVER
+            _truncate(state)
             return
         state.round += 1
     state.current = nxt
@@ -1070,6 +1073,12 @@ def _end_turn(state: GeneralsState) -> None:
 
 
 # --------------------------------------------------------------------------- playing cards
+
+
+def _truncate(state: GeneralsState) -> None:
+    """The game stops with no winner: the seats still in get 0 (``final_rewards``)."""
+    state.outcome = TRUNCATED
+    state.phase = OVER
 
 
 def _ban_if_ultra_rare(state: GeneralsState, kind: int) -> None:
@@ -1710,14 +1719,17 @@ def decisions_per_turn(config: GeneralsConfig) -> int:
     is used once per turn), and one move per unit: every arrangement of the Attack phase is
     reached by moving each unit at most once, since a second move of a unit undoes the first.
     Moves themselves are not limited by the rules (ruling 41: any number, both ways), so a policy
-    that keeps moving a unit back and forth can make a turn, and a game, last as long as it likes;
-    this term counts the moves of a policy that never undoes one."""
+    that keeps moving a unit back and forth could make a turn last as long as it likes; this term
+    counts the moves of a policy that never undoes one, and ``apply_action`` truncates a game that
+    reaches ``max_game_length`` decisions all the same (a gap the rulings leave, filled so that
+    every game ends)."""
     return TURN_DECISIONS + 2 * UNIT_SLOTS
 
 
 def max_game_length(config: GeneralsConfig) -> int:
-    """An upper bound on the decisions of one game (for a policy that never undoes a move, see
-    ``decisions_per_turn``), OpenSpiel's ``max_game_length``:
+    """The most decisions one game takes, OpenSpiel's ``max_game_length``: a game that reaches it
+    is truncated (``apply_action``), which only a policy that undoes its own moves again and again
+    can make happen (see ``decisions_per_turn``); otherwise the bound below holds by itself:
 
     ``length_limit * num_players * decisions_per_turn + num_players * CARD_DECISIONS * D``
 

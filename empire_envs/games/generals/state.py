@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from ...core.state import CLONES, LIST, SET, SHARED, VALUE, DeclaredState
+from ...core.state import CLONES, LIST, OPTIONAL_CLONE, SET, SHARED, VALUE, DeclaredState
 from .config import UNIT_SLOTS, GeneralsConfig
 
 if TYPE_CHECKING:
@@ -270,9 +270,7 @@ class GeneralsState(DeclaredState):
         "round": VALUE,
         "draws_left": VALUE,
         "attacked": VALUE,
-        # the battle under way as a list of none or one (``battle`` reads and sets it): a
-        # declared field is copied as a value or through its clone(), and None has no clone()
-        "battle_list": CLONES,
+        "battle": OPTIONAL_CLONE,
         "target_player": VALUE,
         "pending_card": VALUE,
         "pending_to_bf": VALUE,
@@ -284,6 +282,8 @@ class GeneralsState(DeclaredState):
         "last_battle": VALUE,
         "rewards": LIST,
         "decks_public": VALUE,
+        "decisions": VALUE,
+        "decision_limit": VALUE,
     }
     __slots__ = tuple(FIELDS)
 
@@ -304,7 +304,7 @@ class GeneralsState(DeclaredState):
         self.round = 1
         self.draws_left = 0
         self.attacked = False  # the turn player has attacked this turn
-        self.battle_list: list[Battle] = []
+        self.battle: Battle | None = None  # the battle under way
         self.target_player = -1  # the seat a Sabotage targets
         self.pending_card = -1  # the kind being played while a sub-decision is open
         self.pending_to_bf = False
@@ -318,15 +318,9 @@ class GeneralsState(DeclaredState):
         # the seats' decks were named (config or reset option), not drawn at random: everyone
         # knows each player's deck list
         self.decks_public = False
-
-    @property
-    def battle(self) -> Battle | None:
-        """The battle under way (None outside one)."""
-        return self.battle_list[0] if self.battle_list else None
-
-    @battle.setter
-    def battle(self, battle: Battle | None) -> None:
-        self.battle_list = [] if battle is None else [battle]
+        self.decisions = 0  # decisions taken so far (automatic steps not counted)
+        #: the game is truncated at this many decisions (rules.max_game_length, set by new_game)
+        self.decision_limit = 1 << 62
 
     def acting_player(self) -> int:
         """The seat whose decision is pending (-1 once the game is over): the phase's ``actor``."""
