@@ -1,7 +1,7 @@
 """The Markdown source tree of the documentation site (built with MkDocs Material).
 
-``python -m empire_envs docs --out build/docs_src`` (and ``experiments/build_docs.py``, which
-``make docs`` runs) writes it from a checkout of the repository; then
+``python -m empire_envs docs --out build/docs_src`` (what ``make docs`` runs; also
+``experiments/build_docs.py``) writes it from a checkout of the repository; then
 ``mkdocs build --strict -f mkdocs.yml`` reads ``build/docs_src`` and writes ``build/site``.
 ``mkdocs.yml`` reads its ``docs_dir`` from ``$EMPIRE_DOCS_SRC`` (default ``build/docs_src``), so
 another ``--out`` builds with ``EMPIRE_DOCS_SRC=<out> mkdocs build --strict``.

@@ -40,7 +40,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..envs import raw_env
 from ..registry import NAMESPACE, GameEntry, all_games, make
 from .reporting import Log
 
@@ -322,7 +321,13 @@ def _wrapped_env(game: GameEntry) -> Callable[[], Any]:
 
 def _raw_env(game: GameEntry) -> Callable[[], Any]:
     """The game's bare env class with its first variant's settings (no wrappers)."""
-    return lambda: raw_env(game.key, **game.variants[0].kwargs)
+
+    def build() -> Any:
+        from ..envs import raw_env  # the env classes are built when a row runs, not when listed
+
+        return raw_env(game.key, **game.variants[0].kwargs)
+
+    return build
 
 
 def game_benchmarks(game: GameEntry) -> list[Benchmark]:
