@@ -45,6 +45,7 @@ def test_generated_tree_has_every_page(tmp_path: Path) -> None:
         assert copy.is_file(), f"no copy of {rules.name}"
         assert copy.read_text(encoding="utf-8").splitlines()[0] == rules.read_text(encoding="utf-8").splitlines()[0]
     assert (src / "index.md").is_file()
+    assert (src / "adding_a_game.md").is_file(), "the how-to for adding a game is not in the tree"
     api = (src / "api.md").read_text(encoding="utf-8")
     assert not re.search(r"(?m)^:::", api), "a ::: directive of docs/site_src/api.md was left"
 
@@ -85,7 +86,13 @@ def test_mkdocs_strict_build(tmp_path: Path) -> None:
         assert "<table>" in html
     for rules in RULES:
         assert (site / "rules" / rules.stem / "index.html").is_file(), f"no rules page {rules.name}"
-    for page in ("index.html", "api/index.html", "training/index.html", "environments/index.html"):
+    for page in (
+        "index.html",
+        "api/index.html",
+        "training/index.html",
+        "adding_a_game/index.html",
+        "environments/index.html",
+    ):
         assert (site / page).is_file(), page
     # the nav (spliced in by docs/site_src/hooks.py) reaches every env page from the home page
     home = (site / "index.html").read_text(encoding="utf-8")

@@ -14,8 +14,9 @@ The tree holds:
   table lists them, with the API, players, spaces (read from a built env), variant settings,
   summary, the game's rules page (``GameEntry.rules_page``) and the docstring of its env class,
   whose reST simple tables become Markdown tables;
-- ``rules/``, ``training.md``, ``benchmarks/``, ``images/``: copies of ``docs/`` (the originals are
-  never edited; relative links are checked and rewritten in the copies);
+- ``rules/``, ``training.md``, ``adding_a_game.md``, ``benchmarks/``, ``images/``: copies of
+  ``docs/`` (the originals are never edited; relative links are checked and rewritten in the
+  copies);
 - ``api.md``: ``docs/site_src/api.md`` with each ``::: dotted.path`` line replaced by that object's
   signature and docstring;
 - ``.nav.json``: the generated parts of the navigation, which ``docs/site_src/hooks.py`` splices
@@ -40,7 +41,13 @@ from ..envs import env_class
 from ..registry import EnvEntry, GameEntry, all_entries, all_games, make
 
 #: what of docs/ the site carries, as (source, destination in the tree)
-COPIED = (("rules", "rules"), ("training.md", "training.md"), ("benchmarks", "benchmarks"), ("images", "images"))
+COPIED = (
+    ("rules", "rules"),
+    ("training.md", "training.md"),
+    ("adding_a_game.md", "adding_a_game.md"),
+    ("benchmarks", "benchmarks"),
+    ("images", "images"),
+)
 NAV_FILE = ".nav.json"
 
 # ---------------------------------------------------------------- Markdown helpers
