@@ -4,7 +4,8 @@
 or the folder of one RLModule inside it (``PATH/learner_group/learner/rl_module/<module id>``).
 From an algorithm checkpoint the module is ``default_policy`` (single-agent training), else
 ``shared`` (self-play), else the only module; with one module per seat, append the module id:
-``rllib:PATH#player_1``. Needs the ``distributed`` extra (``ray[rllib]``, torch).
+``rllib:PATH#player_0`` (seat 0's module; every multiplayer game names its agents ``player_0``,
+``player_1``...). Needs the ``distributed`` extra (``ray[rllib]``, torch).
 """
 
 from __future__ import annotations

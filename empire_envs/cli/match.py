@@ -47,7 +47,7 @@ class Match(ABC):
 
     @abstractmethod
     def seat_label(self, seat: int) -> str:
-        """How the game names a seat (``player_1``...); ``you`` for a solo env."""
+        """How the game names a seat (``player_0``, ``player_1``...); ``you`` for a solo env."""
 
     @abstractmethod
     def reset(self) -> None:
