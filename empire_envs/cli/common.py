@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from ..agents.base import Agent, agent_names, make_agent
-from ..registry import ENTRIES, NAMESPACE, EnvEntry
+from ..registry import NAMESPACE, EnvEntry, all_entries
 from .match import Match
 
 #: seat ``k``'s agent is seeded with ``seed + AGENT_SEED_STRIDE * (k + 1)``: distinct per seat,
@@ -23,10 +23,11 @@ def resolve_entry(env_id: str) -> EnvEntry:
 
     Raises ``CliError`` naming close matches for an unknown id.
     """
-    ids = [item.env_id for item in ENTRIES]
+    entries = all_entries()  # games added with register_game included
+    ids = [item.env_id for item in entries]
     for candidate in (env_id, f"{NAMESPACE}/{env_id}"):
         if candidate in ids:
-            return ENTRIES[ids.index(candidate)]
+            return entries[ids.index(candidate)]
     close = difflib.get_close_matches(env_id, ids + [i.split("/", 1)[1] for i in ids], n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise CliError(f"unknown env id {env_id!r}{hint} (`python -m empire_envs list` shows every id)")

@@ -387,7 +387,7 @@ def render_env_index(groups: list[GameGroup], rules: dict[str, RulesPage]) -> st
     lines = [
         "# Environments",
         "",
-        f"Every id of `empire_envs.registry.ENTRIES` ({count} in all), with sizes read "
+        f"Every id of `empire_envs.registry.all_entries()` ({count} in all), with sizes read "
         "from a built env. Import `empire_envs` to register them with Gymnasium and "
         "PettingZoo, or build any of them with `empire_envs.make(env_id)`.",
         "",

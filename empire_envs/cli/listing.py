@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..registry import ENTRIES, EnvEntry, make
+from ..registry import EnvEntry, all_entries, make
 
 COLUMNS = ("id", "api", "players", "actions", "observation", "variant")
 
@@ -71,7 +71,7 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
 
 def run_list(output_format: str) -> str:
     """The text the ``list`` command prints, in ``text`` or ``json`` format."""
-    rows = [describe(entry) for entry in ENTRIES]
+    rows = [describe(entry) for entry in all_entries()]
     if output_format == "json":
         return json.dumps(rows, indent=2)
     return format_table(rows)

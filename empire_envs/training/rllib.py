@@ -40,7 +40,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..registry import ENTRIES, NAMESPACE, entry, make
+from ..registry import NAMESPACE, all_entries, entry, make
 
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"
@@ -163,7 +163,7 @@ def register_rllib_envs(env_ids: list[str] | None = None) -> dict[str, str]:
     returns ``{env_id: registered name}``. Call it in the driver before building the algorithm."""
     register_env = importlib.import_module("ray.tune.registry").register_env
     names: dict[str, str] = {}
-    for env_id in env_ids if env_ids is not None else [item.env_id for item in ENTRIES]:
+    for env_id in env_ids if env_ids is not None else [item.env_id for item in all_entries()]:
         entry(env_id)  # a clear error for an unknown id
 
         def creator(env_config: Any, _env_id: str = env_id) -> Any:
