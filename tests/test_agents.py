@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import gymnasium
 import pytest
 
@@ -9,15 +11,14 @@ import empire_envs
 from empire_envs.adapters.single_agent import AECSingleAgentEnv
 from empire_envs.agents import agent_names, make_agent
 from empire_envs.agents.base import game_agents
-from empire_envs.registry import GAMES, NAMESPACE
+from empire_envs.registry import GAMES, NAMESPACE, game_entry
 
 #: game name -> (env id of its main variant, api), from the registry's game table
 GAME_ENV = {game.load().name: (f"{NAMESPACE}/{game.variants[0].name}", game.api) for game in GAMES}
 
-#: short multiplayer games, so that search agents finish three of them quickly
-SHORT_GAME = {"length_limit": 3}
-SHORT_CAMPAIGN = {"length_limit": 3, "campaign_max_games": 3}
-SHORT_DUEL = {"length_limit": 4}
+#: settings that cut a multiplayer game short, so that search agents finish three of them
+#: quickly; each game gets those its config has (a campaign also caps its number of games)
+SHORT_SETTINGS = {"length_limit": 4, "campaign_max_games": 3}
 
 CASES = [(game, name) for game in sorted(GAME_ENV) for name in agent_names(game)]
 
@@ -28,9 +29,17 @@ def test_every_game_has_its_own_heuristic_agent():
     assert {"Empire solo", "Empire Solitaire", "Pillars", "Pillars campaign"} <= set(GAME_ENV)
 
 
-def _multiplayer_env(env_id: str) -> AECSingleAgentEnv:
-    short = SHORT_CAMPAIGN if "Campaign" in env_id else SHORT_DUEL if "MapDuel" in env_id else SHORT_GAME
-    return AECSingleAgentEnv(empire_envs.make(env_id, **short), learner_seat="all", illegal_action="raise")
+def short_settings(game_name: str) -> dict[str, int]:
+    """The ``SHORT_SETTINGS`` that the game's config has; ``length_limit`` always (a game without
+    it would run to its full length and slow every search agent's test)."""
+    fields = {field.name for field in dataclasses.fields(game_entry(game_name).load().config_class)}
+    assert "length_limit" in fields, f"{game_name} has no length_limit to cut its games short"
+    return {key: value for key, value in SHORT_SETTINGS.items() if key in fields}
+
+
+def _multiplayer_env(game_name: str, env_id: str) -> AECSingleAgentEnv:
+    env = empire_envs.make(env_id, **short_settings(game_name))
+    return AECSingleAgentEnv(env, learner_seat="all", illegal_action="raise")
 
 
 @pytest.mark.parametrize(("game", "name"), CASES, ids=[f"{g}:{n}" for g, n in CASES])
@@ -39,7 +48,7 @@ def test_agent_plays_legal_episodes(game, name):
     if api == "gymnasium":
         env = gymnasium.make(env_id, illegal_action="raise")
     else:  # one seat of the game, every seat in turn, random players elsewhere
-        env = _multiplayer_env(env_id)
+        env = _multiplayer_env(game, env_id)
     agent = make_agent(name, game, seed=0)
     for episode in range(3):
         agent.reset(seed=episode)
