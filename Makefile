@@ -15,7 +15,7 @@ $(PY):
 # torch first, so that the train extra (stable-baselines3) finds it and pulls nothing bigger
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet '$(TORCH)'
-	$(PY) -m pip install --quiet -e '.[dev,train,distributed]'
+	$(PY) -m pip install --quiet -e '.[dev,train,distributed,jax]'
 	touch $@
 
 # the scripts in experiments/ call `python -m empire_envs <command>`; demo.py adds the demo's config
@@ -28,8 +28,16 @@ test: $(STAMP)
 soak: $(STAMP)
 	$(PY) -m pytest -n 2 -q -m soak
 
-bench: $(STAMP)
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): pyproject.toml | $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $@
+
+# the Python env rows, then the batched JAX twins beside pgx at N = 1, 64, 1024, 4096
+bench: $(BENCH_STAMP)
 	$(PY) -m empire_envs bench
+	$(PY) -m empire_envs bench --batched
 
 DOCS_STAMP := $(VENV)/.docs-installed
 

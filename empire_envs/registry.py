@@ -73,6 +73,9 @@ class GameEntry:
     rules_page: str = ""
     #: PettingZoo's ``metadata["name"]`` of the env
     env_name: str = ""
+    #: ``"package.module:function"`` giving the game's batched JAX twin for a config (one-seat
+    #: games; ``empire_envs.jax``), or "" when it has none
+    jax_rules: str = ""
 
     def __post_init__(self) -> None:
         if self.api not in APIS:
@@ -137,6 +140,7 @@ GAMES: tuple[GameEntry, ...] = (
         gallery=GalleryShot(seed=3, steps=12),
         speed_peer="pz_connect_four",
         rules_page="docs/rules/solo.md",
+        jax_rules="empire_envs.games.solo.jax_rules:rules_for",
     ),
     GameEntry(
         key="solitaire",
@@ -157,6 +161,7 @@ GAMES: tuple[GameEntry, ...] = (
         gallery=GalleryShot(seed=5, steps=4),
         speed_peer="pz_connect_four",
         rules_page="docs/rules/solitaire.md",
+        jax_rules="empire_envs.games.solitaire.jax_rules:rules_for",
     ),
     # Pillars: the ruling's pillars_<n>p_v0 family (docs/rules/pillars.md, section 6).
     GameEntry(
@@ -363,19 +368,46 @@ def register_all() -> None:
     ``gymnasium.make(id, length_limit=...)``; and reading the bound here would import every game
     on ``import empire_envs``. For a step limit of your own, pass ``max_episode_steps`` to
     ``gymnasium.make``. PettingZoo's registry has no step limit.
+
+    The ids of games with a JAX twin (``GameEntry.jax_rules``) also get a ``vector_entry_point``:
+    ``gymnasium.make_vec(id, num_envs=N)`` then builds the batched JAX env (it needs the ``jax``
+    extra; ``vectorization_mode="sync"`` or ``"async"`` still copies the Python env).
     """
     import gymnasium
 
+    twins = {game.key for game in all_games() if game.jax_rules}
     for item in all_entries():
         if item.api == "gymnasium" and item.env_id not in gymnasium.registry:
             gymnasium.register(
-                id=item.env_id, entry_point=item.entry_point, kwargs=dict(item.kwargs), max_episode_steps=None
+                id=item.env_id,
+                entry_point=item.entry_point,
+                vector_entry_point=_vector_creator(item.env_id) if item.game in twins else None,
+                kwargs=dict(item.kwargs),
+                max_episode_steps=None,
             )
         elif item.api == "pettingzoo":
             import pettingzoo
 
             if item.env_id not in pettingzoo.aec_registry:
                 pettingzoo.register("aec", item.env_id, item.entry_point, kwargs=dict(item.kwargs))
+
+
+def _vector_creator(env_id: str) -> Any:
+    """What ``gymnasium.make_vec`` calls for ``env_id`` with ``vectorization_mode=
+    "vector_entry_point"``: ``empire_envs.jax.make_vec``, imported only then (it needs jax)."""
+
+    def create(num_envs: int = 1, **kwargs: Any) -> Any:
+        try:
+            factory = _load("empire_envs.jax:make_vec")
+        except ImportError as error:
+            raise ImportError(
+                f"the batched env of {env_id} needs JAX: pip install 'empire-envs[jax]' "
+                f"(or pass vectorization_mode='sync' to copy the Python env): {error}"
+            ) from None
+        return factory(env_id, num_envs, **kwargs)
+
+    create.__name__ = create.__qualname__ = "make_vec"
+    return create
 
 
 def make(env_id: str, **kwargs: Any) -> Any:

@@ -5,10 +5,35 @@ from __future__ import annotations
 import numpy as np
 
 
-def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from a Generator (returned as is), an int seed, or None."""
-    if isinstance(rng, np.random.Generator):
-        return rng
+class PresetOrders:
+    """Stands in for a generator where a game reshuffles, handing out card orders fixed in
+    advance: the differential tests drive every mid-game shuffle of the Python rules with the
+    order the JAX twin drew, so both play the same cards. ``shuffled`` asks it for the next
+    order (``arrange``); any other use is an error, so a shuffle one side made and the other did
+    not cannot go unnoticed."""
+
+    def __init__(self, orders: list[list[int]] | None = None) -> None:
+        self._orders = [list(order) for order in orders or []]
+
+    def arrange(self, cards: list[int]) -> list[int]:
+        if not self._orders:
+            raise AssertionError(f"the rules shuffled {len(cards)} cards, and no preset order was given")
+        order = self._orders.pop(0)
+        if sorted(order) != sorted(cards):
+            raise AssertionError(f"the preset order {order} is not an order of the cards {cards}")
+        return order
+
+    @property
+    def unused(self) -> int:
+        """Preset orders no shuffle has asked for yet."""
+        return len(self._orders)
+
+
+def as_generator(rng: np.random.Generator | PresetOrders | int | None) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a Generator (returned as is), an int seed, or None; a
+    ``PresetOrders`` is passed through as well (it only serves ``shuffled``)."""
+    if isinstance(rng, (np.random.Generator, PresetOrders)):
+        return rng  # type: ignore[return-value]  # PresetOrders serves shuffled() only
     if rng is None:
         return np.random.default_rng()
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
@@ -16,6 +41,8 @@ def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     return np.random.default_rng(int(rng))
 
 
-def shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:
-    """A new list with ``cards`` in an order drawn from ``rng``."""
+def shuffled(cards: list[int], rng: np.random.Generator | PresetOrders) -> list[int]:
+    """A new list with ``cards`` in an order drawn from ``rng`` (or preset by a ``PresetOrders``)."""
+    if isinstance(rng, PresetOrders):
+        return rng.arrange(cards)
     return [cards[i] for i in rng.permutation(len(cards))]

@@ -1,0 +1,794 @@
+"""Empire solo rules in JAX: the batched twin of ``rules.py``, proven identical to it.
+
+Read it beside ``rules.py``; each rule has one place in both files:
+
+=============================  ============================  ===============================
+rule                           ``rules.py``                  here
+=============================  ============================  ===============================
+the deal                       ``new_game``                  ``init``
+legal merges                   ``_add_merges``               ``_merge_mask``
+legal actions                  ``legal_actions``             ``_legal_mask``
+an action's own effect         ``_do_*`` handlers            ``_do_*`` functions
+what follows it                ``_begin_turn``,              ``_follow_up``
+                               ``_start_round``,
+                               ``_await_send``, ...
+drawing, reshuffling           ``_take_card``                ``_take_card``
+battle value, enemy target     ``unit_value``,               ``_unit_values``, ``_target``
+                               ``enemy_target``
+winning / losing a round       ``_win_battle``,              ``_do_send``
+                               ``_lose_round``
+shaping                        ``_shaping``                  ``_shaping``
+the observation                ``observe.observe``           ``observe``
+=============================  ============================  ===============================
+
+The state (one game; ``jax.vmap`` batches it) holds the board as arrays (``kind`` int8[6],
+``cards`` int8[6, 4] padded with -1, ``recruit`` int8[6]), the piles as card sets (``deck``,
+``discard`` and ``sent`` bool[52]), the battle (``attacker``, ``enemies`` int8[2], ``mode``,
+``split_first_won``, ``rounds_lost``) and ``last_draw``, the card the last step took (-1 if none).
+
+**The deck is a set, drawn in a keyed order.** Python keeps the deck as a list in a shuffled
+order; its order is hidden and uniformly random, so drawing its top card is drawing a uniformly
+random card of the set. The twin draws that way: the ``n``-th card drawn from a deck is picked
+among the cards left by ``fold_in(deck_key, n)``. ``deck_key`` is set from the step's key each
+time the discard pile becomes the deck, and by ``init`` for the first deck, so the whole order of
+a deck is fixed the moment the deck is formed: ``python_deck`` and ``reshuffle_orders`` write it
+out (the differential tests hand exactly that order to the Python rules). No permutation is ever
+sorted, which keeps a step cheap.
+
+Decisions draw at most one card each (a turn's card or one enemy), so a step takes at most one
+card, and reshuffles at most once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ...core.cards import ACE, CLUBS, JACK, KING, NUM_CARDS, NUM_RANKS, QUEEN, SPADES, is_black, rank_of
+from ...core.jax_game import JaxRules, JaxState, jax_state, nth_member
+from . import actions as A
+from . import observe as O
+from .config import SoloConfig
+from .rules import BASES_TO_WIN, LOSS_REWARD, WIN_REWARD
+from .state import (
+    BASE,
+    BASE_VALUE,
+    BATTALION,
+    BUILDER,
+    EMPTY,
+    KEEPS,
+    KING_MODE,
+    LOST,
+    NATIVE,
+    NO_MODE,
+    NUM_TERRITORIES,
+    NUM_UNIT_KINDS,
+    ONGOING,
+    ORGANIZE,
+    OVER,
+    REACT,
+    SEND,
+    SOLDIER,
+    SPLIT,
+    SUM,
+    SUPER,
+    TRUNCATED,
+    WON,
+    SoloState,
+)
+
+#: outcome indices: the Python rules' four, then an illegal action (which only the env knows)
+OUTCOME_NAMES = ("ongoing", "won", "lost", "truncated", "illegal action")
+ILLEGAL = 4
+MAX_UNIT_CARDS = 4  # a battalion or a base builder
+NUM_PHASES = len(O.PHASE_NAMES)
+
+# Card facts as tables indexed by card (the same facts as rules.py's tuples).
+_VALUE = np.array([rank_of(card) + 1 for card in range(NUM_CARDS)], dtype=np.int32)
+_IS_SOLDIER = np.array([rank_of(card) < JACK for card in range(NUM_CARDS)])
+_IS_FACE = ~_IS_SOLDIER
+_IS_PROMOTION = np.array([is_black(card) and rank_of(card) in (ACE, JACK, QUEEN, KING) for card in range(NUM_CARDS)])
+_IS_BLACK_FACE = _IS_FACE & _IS_PROMOTION
+_CARDS = np.arange(NUM_CARDS)
+_T = np.arange(NUM_TERRITORIES)
+_IS_KEEP = np.isin(_T, KEEPS)
+
+# Action-index tables from actions.py, so the action layout is declared once.
+_MERGE_INDEX = np.array([[A.MERGE.get((j, i), -1) for i in range(NUM_TERRITORIES)] for j in range(NUM_TERRITORIES)])
+_FOUND_INDEX = np.array([[A.FOUND.get((i, t), -1) for t in range(NUM_TERRITORIES)] for i in range(NUM_TERRITORIES)])
+_ACTION_KIND = np.array([int(action.kind) for action in A.ACTIONS], dtype=np.int32)
+_ACTION_A = np.array([action.a for action in A.ACTIONS], dtype=np.int32)
+_ACTION_B = np.array([action.b for action in A.ACTIONS], dtype=np.int32)
+_SHAPING_INDEX = {SUPER: 0, BATTALION: 1, NATIVE: 2, BUILDER: 3, BASE: 4}
+
+
+def _fractions(denominator: int, count: int) -> np.ndarray:
+    """``n / denominator`` for n in 0..count-1 as Python computes it (float64, stored float32):
+    XLA may divide by multiplying with a reciprocal, one unit in the last place away."""
+    return np.array([n / denominator for n in range(count)], dtype=np.float32)
+
+
+_OVER_52 = _fractions(52, NUM_CARDS + 1)
+_OVER_13 = _fractions(13, NUM_RANKS + 1)
+_OVER_6 = np.minimum(_fractions(6, 7), 1.0)  # rounds lost / 6, clipped to 1 from the sixth on
+_OVER_3 = _fractions(3, 4)
+
+
+@jax_state
+@dataclasses.dataclass(frozen=True)
+class State(JaxState):
+    kind: jax.Array
+    cards: jax.Array
+    recruit: jax.Array
+    deck: jax.Array
+    deck_key: jax.Array
+    deck_drawn: jax.Array
+    last_draw: jax.Array
+    discard: jax.Array
+    drawn: jax.Array
+    phase: jax.Array
+    attacker: jax.Array
+    enemies: jax.Array
+    mode: jax.Array
+    split_first_won: jax.Array
+    sent: jax.Array
+    rounds_lost: jax.Array
+    draws: jax.Array
+    outcome: jax.Array
+    shaping_paid: jax.Array
+    # pgx's fields
+    current_player: jax.Array
+    observation: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    legal_action_mask: jax.Array
+    step_count: jax.Array
+
+
+def _raw_key(key: jax.Array) -> jax.Array:
+    """A key as its raw ``uint32`` data (new-style typed keys and old ``PRNGKey`` arrays alike)."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        return jax.random.key_data(key)
+    return key
+
+
+def _as_key(raw: jax.Array) -> jax.Array:
+    return jax.random.wrap_key_data(raw)
+
+
+def _nth_member(members: jax.Array, n: jax.Array) -> jax.Array:
+    """The ``n``-th card (0-based, in card order) of a card set."""
+    return nth_member(members, n).astype(jnp.int8)
+
+
+def _pick(deck_key: jax.Array, drawn_so_far: jax.Array, deck: jax.Array) -> jax.Array:
+    """The card drawn from ``deck`` after ``drawn_so_far`` draws from it: a uniform choice among
+    the cards left, keyed by ``fold_in(deck_key, drawn_so_far)``."""
+    left = deck.sum()
+    index = jax.random.randint(jax.random.fold_in(_as_key(deck_key), drawn_so_far), (), 0, jnp.maximum(left, 1))
+    return _nth_member(deck, index)
+
+
+_pick_host = jax.jit(_pick)
+
+
+# --------------------------------------------------------------------------- board facts
+
+
+def _unit_values(state: State) -> jax.Array:
+    """Battle value of each territory's whole unit (``rules.unit_value``): a base beats anything."""
+    cards = state.cards.astype(jnp.int32)
+    body = jnp.where(cards >= 0, cards % NUM_RANKS + 1, 0).sum(axis=1)
+    recruit = state.recruit.astype(jnp.int32)
+    with_recruit = body + jnp.where(recruit >= 0, recruit % NUM_RANKS + 1, 0)
+    return jnp.where(state.kind == BASE, BASE_VALUE, with_recruit)
+
+
+def _card_value(card: jax.Array) -> jax.Array:
+    return jnp.maximum(card.astype(jnp.int32), 0) % NUM_RANKS + 1  # A=1, 2..10, J=11, Q=12, K=13
+
+
+def _num_units(kind: jax.Array) -> jax.Array:
+    return (kind != EMPTY).sum()
+
+
+def _target(state: State) -> jax.Array:
+    """``rules.enemy_target``: the value a unit sent now must reach (0 against a Jack)."""
+    rank = state.attacker.astype(jnp.int32) % NUM_RANKS
+    first, second = _card_value(state.enemies[0]), _card_value(state.enemies[1])
+    one_enemy = (rank == QUEEN) | (state.mode == SPLIT)
+    index_second = (rank != QUEEN) & (state.split_first_won >= 0)
+    single = jnp.where(index_second, second, first)
+    return jnp.where(rank == JACK, 0, jnp.where(one_enemy, single, first + second))
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def _merge_mask(kind: jax.Array, recruit: jax.Array) -> jax.Array:
+    """``rules._add_merges`` as a [6, 6] mask ``[j, i]``: move the unit at ``j`` onto keep ``i``."""
+    j, i = _T[:, None], _T[None, :]
+    keep_i = jnp.asarray(_IS_KEEP)[None, :]
+    kind_i, kind_j = kind[None, :], kind[:, None]
+    has_recruit = recruit >= 0
+    soldiers_or_supers = ((kind_i == SOLDIER) | (kind_i == SUPER)) & (kind_j == kind_i)
+    natives = (
+        (kind_i == NATIVE)
+        & has_recruit[None, :]
+        & (kind_j == NATIVE)
+        & has_recruit[:, None]
+        & jnp.asarray(_IS_KEEP)[:, None]
+    )
+    return keep_i & (j != i) & (soldiers_or_supers | natives)
+
+
+#: the merge actions in table order, as ``(j, i)`` pairs (actions.py declares the order)
+_MERGE_PAIRS = tuple((A.ACTIONS[index].a, A.ACTIONS[index].b) for index in sorted(A.MERGE.values()))
+
+
+def _merge_actions(merges: jax.Array) -> jax.Array:
+    """The [6, 6] merge mask at the merge actions' indices (1..15, consecutive)."""
+    return jnp.stack([merges[j, i] for j, i in _MERGE_PAIRS])
+
+
+def _legal_mask(state: State, merge_in_battle: bool) -> jax.Array:
+    """``rules.legal_actions`` as a bool mask of length 68."""
+    kind, recruit, phase = state.kind, state.recruit, state.phase
+    drawn = jnp.maximum(state.drawn.astype(jnp.int32), 0)
+    merge_phases = (phase == ORGANIZE) | (merge_in_battle & ((phase == KING_MODE) | (phase == SEND)))
+    index = jnp.arange(A.NUM_ACTIONS)
+    mask = _spread(_merge_actions(_merge_mask(kind, recruit)) & merge_phases, tuple(sorted(A.MERGE.values())))
+    mask = mask | ((index == A.DRAW) & (phase == ORGANIZE))
+
+    reacting = phase == REACT
+    rank, suit = drawn % NUM_RANKS, drawn // NUM_RANKS
+    soldier = rank < JACK
+    promotion = ((suit == CLUBS) | (suit == SPADES)) & ((rank == ACE) | (rank >= JACK))  # black J, Q, K, A
+    black_face = promotion & ~soldier
+    empty = kind == EMPTY
+    host = (kind == NATIVE) | (kind == BASE)
+    free_host = host & (recruit < 0)
+    place = reacting & soldier & empty
+    stack = reacting & soldier & (kind == SOLDIER) & jnp.asarray(_IS_KEEP)
+    recruit_ok = jnp.where(soldier, free_host, (recruit < 0) & ((kind == BASE) | (black_face & (kind == NATIVE))))
+    recruits = reacting & recruit_ok
+    promote = reacting & promotion & (kind == BATTALION) & jnp.asarray(_IS_KEEP)
+    builders = reacting & promotion & (kind == BUILDER) & jnp.asarray(_IS_KEEP)
+    found = builders[:, None] & ((_T[None, :] == _T[:, None]) | empty[None, :])  # [i, t]
+    found_indices = tuple(A.FOUND[i, t] for i in KEEPS for t in range(NUM_TERRITORIES))
+    found_actions = _spread(found[np.array(KEEPS)].reshape(-1), found_indices)
+    per_territory = (
+        _spread(place, A.PLACE)
+        | _spread(stack[np.array(KEEPS)], tuple(A.STACK[i] for i in KEEPS))
+        | _spread(recruits, A.RECRUIT)
+        | _spread(promote[np.array(KEEPS)], tuple(A.PROMOTE[i] for i in KEEPS))
+    )
+    mask = mask | per_territory | found_actions
+    mask = mask | ((index == A.DISCARD) & reacting & soldier)
+    mask = mask | ((index == A.FIGHT) & reacting & ~soldier)
+
+    king = phase == KING_MODE
+    mask = mask | ((index == A.SUM_ACTION) & king)
+    mask = mask | ((index == A.SPLIT_ACTION) & king & (_num_units(kind) >= 2))
+
+    sending = phase == SEND
+    mask = mask | _spread(sending & ~empty, A.SEND) | _spread(sending & host & (recruit >= 0), A.SEND_RECRUIT)
+    return mask & (phase != OVER)
+
+
+def _spread(flags: jax.Array, indices: tuple[int, ...]) -> jax.Array:
+    """Per-item flags placed at their action indices (consecutive in the table)."""
+    first = indices[0]
+    assert tuple(indices) == tuple(range(first, first + len(indices)))
+    return jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_).at[first : first + len(indices)].set(flags)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _take_card(state: State, needed: jax.Array, key: jax.Array, limit: int) -> tuple[State, jax.Array, jax.Array]:
+    """``rules._take_card`` when ``needed``: the episode is truncated once ``limit`` cards were
+    drawn (or deck and discard are both empty); an empty deck takes the discard pile, in an order
+    keyed by ``key``. Returns the state, the card (-1 when none) and whether one was taken."""
+    deck_empty = ~state.deck.any()
+    discard_empty = ~state.discard.any()
+    allowed = state.draws < limit
+    truncated = needed & (~allowed | (deck_empty & discard_empty))
+    reshuffle = needed & allowed & deck_empty & ~discard_empty
+    deck = jnp.where(reshuffle, state.discard, state.deck)
+    deck_key = jnp.where(reshuffle, _raw_key(key), state.deck_key)
+    deck_drawn = jnp.where(reshuffle, 0, state.deck_drawn)
+    taken = needed & ~truncated
+    card = _pick(deck_key, deck_drawn, deck)
+    state = state.replace(
+        deck=deck & ~(taken & (jnp.asarray(_CARDS) == card)),
+        deck_key=deck_key,
+        deck_drawn=deck_drawn + taken.astype(deck_drawn.dtype),
+        discard=jnp.where(reshuffle, False, state.discard),
+        draws=state.draws + taken.astype(state.draws.dtype),
+        last_draw=jnp.where(taken, card, jnp.int8(-1)),
+        outcome=jnp.where(truncated, jnp.int8(TRUNCATED), state.outcome),
+        phase=jnp.where(truncated, jnp.int8(OVER), state.phase),
+    )
+    return state, jnp.where(taken, card, jnp.int8(-1)), taken
+
+
+# --------------------------------------------------------------------------- the step
+
+# What follows an action's own effect (rules.py calls these functions at the end of each handler).
+NOTHING, BEGIN_TURN, DRAW_FOR_TURN, START_ROUND, MODE_CARD, AWAIT_SEND = range(6)
+# What a drawn card becomes.
+TURN_CARD, FIRST_ENEMY, SECOND_ENEMY = range(3)
+
+
+def _one_hot_territory(t: jax.Array) -> jax.Array:
+    return jnp.asarray(_T) == t
+
+
+def _single(card: jax.Array) -> jax.Array:
+    """A unit body of one card: ``[card, -1, -1, -1]``."""
+    return jnp.stack([card, jnp.int8(-1), jnp.int8(-1), jnp.int8(-1)]).astype(jnp.int8)
+
+
+def _set_unit(state: State, at: jax.Array, kind, cards: jax.Array, recruit=None) -> State:
+    """``state`` with territory ``at`` (a one-hot) holding ``kind`` / ``cards`` (and ``recruit``)."""
+    return state.replace(
+        kind=jnp.where(at, jnp.int8(kind), state.kind),
+        cards=jnp.where(at[:, None], cards[None, :], state.cards),
+        recruit=state.recruit if recruit is None else jnp.where(at, jnp.int8(recruit), state.recruit),
+    )
+
+
+def _card_set(cards: jax.Array) -> jax.Array:
+    """A bool[52] set of the cards of an array (entries -1 ignored)."""
+    cards = cards.reshape(-1).astype(jnp.int32)
+    return ((cards[:, None] == jnp.asarray(_CARDS)[None, :]) & (cards[:, None] >= 0)).any(axis=0)
+
+
+def make_step(config: SoloConfig):
+    """The twin of ``rules.apply_action`` for one config (its flags are static)."""
+    merge_in_battle = bool(config.merge_in_battle)
+    limit = int(config.length_limit)
+    scale = float(config.shaping)
+    values = tuple(scale * value for value in config.shaping_values)
+    cap = float(config.shaping_cap)
+
+    def shaping(state: State, formed: int, happens: jax.Array) -> tuple[State, jax.Array]:
+        """``rules._shaping``: the payment for forming ``formed``, at most what the cap leaves."""
+        if not scale:
+            return state, jnp.float32(0.0)
+        payment = jnp.maximum(jnp.minimum(values[_SHAPING_INDEX[formed]], cap - state.shaping_paid), 0.0)
+        payment = jnp.where(happens, payment, 0.0).astype(jnp.float32)
+        return state.replace(shaping_paid=state.shaping_paid + payment), payment
+
+    def step(state: State, action: jax.Array, key: jax.Array) -> State:
+        """One legal action (``adapters.jax_env`` handles illegal ones and finished states)."""
+        action = jnp.asarray(action, dtype=jnp.int32)
+        kind_of = jnp.asarray(_ACTION_KIND)[action]
+        a = jnp.asarray(_ACTION_A)[action]
+        b = jnp.asarray(_ACTION_B)[action]
+        at_a, at_b = _one_hot_territory(a), _one_hot_territory(b)
+        drawn = state.drawn
+        reward = jnp.float32(0.0)
+        follow = jnp.int32(NOTHING)
+        s = state
+
+        def is_(kind: A.Kind) -> jax.Array:
+            return kind_of == int(kind)
+
+        # -- DRAW (rules._do_draw)
+        follow = jnp.where(is_(A.Kind.DRAW), DRAW_FOR_TURN, follow)
+
+        # -- MERGE j=a onto keep i=b (rules._do_merge)
+        merging = is_(A.Kind.MERGE)
+        kind_i = jnp.where(at_b, s.kind, 0).sum()
+        cards_i = jnp.where(at_b[:, None], s.cards, 0).sum(axis=0).astype(jnp.int8)
+        cards_j = jnp.where(at_a[:, None], s.cards, 0).sum(axis=0).astype(jnp.int8)
+        recruit_i = jnp.where(at_b, s.recruit, 0).sum().astype(jnp.int8)
+        recruit_j = jnp.where(at_a, s.recruit, 0).sum().astype(jnp.int8)
+        two_soldiers = jnp.stack([cards_i[0], cards_j[0], jnp.int8(-1), jnp.int8(-1)])
+        two_supers = jnp.stack([cards_i[0], cards_i[1], cards_j[0], cards_j[1]])
+        two_natives = jnp.stack([cards_i[0], recruit_i, cards_j[0], recruit_j])
+        merged_cards = jnp.where(kind_i == SOLDIER, two_soldiers, jnp.where(kind_i == SUPER, two_supers, two_natives))
+        merged_kind = jnp.where(kind_i == SOLDIER, SUPER, jnp.where(kind_i == SUPER, BATTALION, BUILDER))
+        after_merge = s.replace(
+            kind=jnp.where(at_b, merged_kind, jnp.where(at_a, EMPTY, s.kind)).astype(jnp.int8),
+            cards=jnp.where(at_b[:, None], merged_cards[None, :], jnp.where(at_a[:, None], jnp.int8(-1), s.cards)),
+            recruit=jnp.where(at_a | at_b, jnp.int8(-1), s.recruit),
+        )
+        s = jax.tree_util.tree_map(lambda new, old: jnp.where(merging, new, old), after_merge, s)
+        for formed in (SUPER, BATTALION, BUILDER):
+            s, paid = shaping(s, formed, merging & (merged_kind == formed))
+            reward = reward + paid
+        in_organize = state.phase == ORGANIZE
+        follow = jnp.where(merging & in_organize, BEGIN_TURN, follow)
+
+        # -- reactions to the drawn card: PLACE, STACK, RECRUIT, DISCARD, PROMOTE, FOUND
+        placing, stacking, recruiting = is_(A.Kind.PLACE), is_(A.Kind.STACK), is_(A.Kind.RECRUIT)
+        discarding, promoting, founding = is_(A.Kind.DISCARD), is_(A.Kind.PROMOTE), is_(A.Kind.FOUND)
+        stacked = jnp.where(at_a[:, None], s.cards, 0).sum(axis=0).astype(jnp.int8).at[1].set(drawn)
+        old_body = jnp.where(at_a[:, None], s.cards, jnp.int8(-1))  # the cards that leave: PROMOTE, FOUND
+        s = jax.tree_util.tree_map(
+            lambda new, old: jnp.where(placing, new, old), _set_unit(s, at_a, SOLDIER, _single(drawn)), s
+        )
+        s = jax.tree_util.tree_map(
+            lambda new, old: jnp.where(stacking, new, old), _set_unit(s, at_a, SUPER, stacked), s
+        )
+        s = s.replace(recruit=jnp.where(recruiting & at_a, drawn, s.recruit))
+        leaving = (promoting | founding) & _card_set(old_body)
+        s = s.replace(discard=s.discard | leaving | (discarding & (jnp.asarray(_CARDS) == drawn)))
+        promoted = _set_unit(s, at_a, NATIVE, _single(drawn))
+        s = jax.tree_util.tree_map(lambda new, old: jnp.where(promoting, new, old), promoted, s)
+        founded = _set_unit(_set_unit(s, at_a, EMPTY, _single(jnp.int8(-1))), at_b, BASE, _single(drawn))
+        s = jax.tree_util.tree_map(lambda new, old: jnp.where(founding, new, old), founded, s)
+        s, paid = shaping(s, SUPER, stacking)
+        reward = reward + paid
+        s, paid = shaping(s, NATIVE, promoting)
+        reward = reward + paid
+        s, paid = shaping(s, BASE, founding)
+        reward = reward + paid
+        won = founding & ((s.kind == BASE).sum() >= BASES_TO_WIN)
+        reacted = placing | stacking | recruiting | discarding | promoting | founding
+        follow = jnp.where(reacted & ~won, BEGIN_TURN, follow)
+
+        # -- FIGHT (rules._do_fight)
+        fighting = is_(A.Kind.FIGHT)
+        s = s.replace(attacker=jnp.where(fighting, drawn, s.attacker))
+        follow = jnp.where(fighting, START_ROUND, follow)
+        s = s.replace(drawn=jnp.where(reacted | fighting, jnp.int8(-1), s.drawn))
+
+        # -- SUM / SPLIT (rules._do_mode)
+        choosing = is_(A.Kind.SUM) | is_(A.Kind.SPLIT)
+        s = s.replace(
+            mode=jnp.where(is_(A.Kind.SUM), jnp.int8(SUM), jnp.where(is_(A.Kind.SPLIT), jnp.int8(SPLIT), s.mode))
+        )
+        follow = jnp.where(choosing, MODE_CARD, follow)
+
+        # -- SEND / SEND_RECRUIT (rules._do_send, _win_battle, _lose_round)
+        whole, recruit_only = is_(A.Kind.SEND), is_(A.Kind.SEND_RECRUIT)
+        sending = whole | recruit_only
+        unit_value = jnp.where(at_a, _unit_values(state), 0).sum()
+        recruit_card = jnp.where(at_a, state.recruit, 0).sum().astype(jnp.int8)
+        value = jnp.where(recruit_only, _card_value(recruit_card), unit_value)
+        beats = value >= _target(state)
+        leaving = jnp.where(
+            whole,
+            _card_set(jnp.concatenate([old_body.reshape(-1), jnp.where(at_a, s.recruit, -1)])),
+            _card_set(recruit_card[None]),
+        )
+        s = s.replace(sent=s.sent | (sending & leaving))
+        emptied = _set_unit(s, at_a, EMPTY, _single(jnp.int8(-1)), recruit=-1)
+        s = jax.tree_util.tree_map(lambda new, old: jnp.where(whole, new, old), emptied, s)
+        s = s.replace(recruit=jnp.where(recruit_only & at_a, jnp.int8(-1), s.recruit))
+        first_of_split = sending & (state.mode == SPLIT) & (state.split_first_won < 0)
+        s = s.replace(split_first_won=jnp.where(first_of_split, beats.astype(jnp.int8), s.split_first_won))
+        follow = jnp.where(first_of_split, AWAIT_SEND, follow)
+        deciding = sending & ~first_of_split
+        battle_won = deciding & beats & ((state.mode != SPLIT) | (state.split_first_won == 1))
+        round_lost = deciding & ~battle_won
+        cleared = s.replace(
+            discard=s.discard | _card_set(s.enemies) | s.sent,
+            enemies=jnp.full(2, -1, dtype=jnp.int8),
+            sent=jnp.zeros(NUM_CARDS, dtype=jnp.bool_),
+            mode=jnp.int8(NO_MODE),
+            split_first_won=jnp.int8(-1),
+        )
+        s = jax.tree_util.tree_map(lambda new, old: jnp.where(deciding, new, old), cleared, s)
+        s = s.replace(
+            discard=s.discard | (battle_won & (jnp.asarray(_CARDS) == state.attacker)),
+            attacker=jnp.where(battle_won, jnp.int8(-1), s.attacker),
+            rounds_lost=jnp.where(battle_won, 0, s.rounds_lost + round_lost.astype(s.rounds_lost.dtype)),
+        )
+        follow = jnp.where(battle_won, BEGIN_TURN, jnp.where(round_lost, START_ROUND, follow))
+
+        # -- a won game ends here (rules._finish)
+        s = s.replace(
+            outcome=jnp.where(won, jnp.int8(WON), s.outcome),
+            phase=jnp.where(won, jnp.int8(OVER), s.phase),
+        )
+        reward = reward + jnp.where(won, WIN_REWARD, 0.0)
+        s, finished_reward = _follow_up(s, follow, key, merge_in_battle, limit)
+        s = s.replace(rewards=(reward + finished_reward).astype(jnp.float32)[None], step_count=s.step_count + 1)
+        return _finish_state(s, merge_in_battle, limit)
+
+    return step
+
+
+def _follow_up(
+    s: State, follow: jax.Array, key: jax.Array, merge_in_battle: bool, limit: int
+) -> tuple[State, jax.Array]:
+    """What the Python handlers call after an action's own effect (``_begin_turn``,
+    ``_draw_for_turn``, ``_start_round``, the second enemy of ``_do_mode``, ``_await_send``);
+    each draws at most one card. Returns the state and the loss reward when a unit is due and
+    none is left."""
+    units = _num_units(s.kind)
+    has_merge = _merge_mask(s.kind, s.recruit).any()
+    organize = (follow == BEGIN_TURN) & has_merge
+    turn_card = (follow == DRAW_FOR_TURN) | ((follow == BEGIN_TURN) & ~has_merge)
+    starting = follow == START_ROUND
+    rank = s.attacker.astype(jnp.int32) % NUM_RANKS
+    no_unit_at_start = starting & (units == 0)
+    jack = starting & ~no_unit_at_start & (rank == JACK)
+    first_enemy = starting & ~no_unit_at_start & (rank != JACK)
+    second_enemy = follow == MODE_CARD
+    s = s.replace(phase=jnp.where(organize, jnp.int8(ORGANIZE), jnp.where(jack, jnp.int8(SEND), s.phase)))
+
+    s, card, taken = _take_card(s, turn_card | first_enemy | second_enemy, key, limit)
+    got_turn, got_first, got_second = taken & turn_card, taken & first_enemy, taken & second_enemy
+    s = s.replace(
+        drawn=jnp.where(got_turn, card, s.drawn),
+        enemies=s.enemies.at[0]
+        .set(jnp.where(got_first, card, s.enemies[0]))
+        .at[1]
+        .set(jnp.where(got_second, card, s.enemies[1])),
+    )
+    king = rank == KING
+    awaiting = (follow == AWAIT_SEND) | got_second
+    no_unit_to_send = awaiting & (units == 0)
+    lost = no_unit_at_start | no_unit_to_send
+    phase = jnp.where(got_turn, REACT, s.phase)
+    phase = jnp.where(got_first, jnp.where(king, KING_MODE, SEND), phase)
+    phase = jnp.where(awaiting & ~no_unit_to_send, SEND, phase)
+    phase = jnp.where(lost, OVER, phase)
+    s = s.replace(phase=phase.astype(jnp.int8), outcome=jnp.where(lost, jnp.int8(LOST), s.outcome))
+    return s, jnp.where(lost, LOSS_REWARD, 0.0)
+
+
+def _finish_state(s: State, merge_in_battle: bool, limit: int) -> State:
+    """The derived fields: mask, terminal flags and the observation."""
+    over = s.phase == OVER
+    s = s.replace(
+        legal_action_mask=_legal_mask(s, merge_in_battle) & ~over,
+        terminated=(s.outcome == WON) | (s.outcome == LOST),
+        truncated=s.outcome == TRUNCATED,
+    )
+    return s.replace(observation=observe(s, limit))
+
+
+# --------------------------------------------------------------------------- observation
+
+
+def observe(state: State, length_limit: int) -> jax.Array:
+    """``observe.observe``: the same 207 floats in the same layout."""
+    kind = state.kind.astype(jnp.int32)
+    cards = state.cards.astype(jnp.int32)
+    recruit = state.recruit.astype(jnp.int32)
+    occupied = kind != EMPTY
+    kinds = (kind[:, None] == jnp.arange(NUM_UNIT_KINDS)[None, :]).astype(jnp.float32)
+    totals = _unit_values(state)
+    over_52, over_13 = jnp.asarray(_OVER_52), jnp.asarray(_OVER_13)
+    value = jnp.where(kind == BASE, 1.0, over_52[jnp.clip(totals, 0, NUM_CARDS)])
+    single_host = (kind >= NATIVE) & (cards[:, 1] < 0) & occupied
+    host_value = jnp.where(single_host, over_13[_card_value(cards[:, 0])], 0.0)
+    with_recruit = (kind >= NATIVE) & (recruit >= 0)
+    recruit_value = jnp.where(with_recruit, over_13[_card_value(recruit)], 0.0)
+    territories = jnp.concatenate(
+        [
+            kinds,
+            jnp.where(occupied, value, 0.0)[:, None],
+            host_value[:, None],
+            with_recruit.astype(jnp.float32)[:, None],
+            recruit_value[:, None],
+        ],
+        axis=1,
+    ).reshape(-1)
+    drawn = state.drawn.astype(jnp.int32)
+    has_drawn = drawn >= 0
+    drawn_rank = (drawn % NUM_RANKS == jnp.arange(NUM_RANKS)) & has_drawn
+    drawn_suit = (drawn // NUM_RANKS == jnp.arange(4)) & has_drawn
+    phase = state.phase.astype(jnp.int32) == jnp.arange(NUM_PHASES)
+    attacker = state.attacker.astype(jnp.int32)
+    fighting = attacker >= 0
+    attacker_rank = (attacker % NUM_RANKS - JACK == jnp.arange(3)) & fighting
+    enemies = state.enemies.astype(jnp.int32)
+    present = (enemies >= 0) & fighting
+    enemy_values = jnp.where(present, over_13[_card_value(enemies)], 0.0)
+    enemy_block = jnp.stack([enemy_values[0], present[0], enemy_values[1], present[1]]).astype(jnp.float32)
+    mode = jnp.stack([(state.mode == SUM) & fighting, (state.mode == SPLIT) & fighting])
+    split_stage = fighting & (state.mode == SPLIT) & (state.split_first_won >= 0)
+    rounds = jnp.where(fighting, jnp.asarray(_OVER_6)[jnp.minimum(state.rounds_lost, 6)], 0.0)
+    counts = jnp.stack(
+        [
+            over_52[state.deck.sum()],
+            over_52[state.discard.sum()],
+            jnp.asarray(_OVER_3)[(state.kind == BASE).sum()],
+            jnp.asarray(_fractions(length_limit, length_limit + 1))[state.draws],
+        ]
+    )
+    return jnp.concatenate(
+        [
+            territories,
+            drawn_rank.astype(jnp.float32),
+            drawn_suit.astype(jnp.float32),
+            phase.astype(jnp.float32),
+            attacker_rank.astype(jnp.float32),
+            enemy_block,
+            mode.astype(jnp.float32),
+            split_stage.astype(jnp.float32)[None],
+            rounds[None],
+            counts,
+            state.discard.astype(jnp.float32),
+            state.deck.astype(jnp.float32),
+        ]
+    )
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+def make_init(config: SoloConfig):
+    merge_in_battle = bool(config.merge_in_battle)
+    limit = int(config.length_limit)
+
+    def init(key: jax.Array) -> State:
+        """``rules.new_game``: six soldiers found in territories 0..5, then turn one begins.
+
+        Python takes the first six soldiers of a shuffled deck; those are six soldiers drawn
+        uniformly in order, and the rest of the deck is in uniformly random order (face cards met
+        on the way are shuffled back in), so the twin picks the six and keys the rest."""
+        deal_key, deck_key, turn_key = jax.random.split(key, 3)
+        soldiers = jnp.asarray(_IS_SOLDIER)
+        chosen = []
+        for index, pick_key in enumerate(jax.random.split(deal_key, NUM_TERRITORIES)):
+            nth = jax.random.randint(pick_key, (), 0, int(_IS_SOLDIER.sum()) - index)
+            card = _nth_member(soldiers, nth)
+            soldiers = soldiers & (jnp.asarray(_CARDS) != card)
+            chosen.append(card)
+        territory_cards = jnp.stack(chosen)
+        state = State(
+            kind=jnp.full(NUM_TERRITORIES, SOLDIER, dtype=jnp.int8),
+            cards=jnp.full((NUM_TERRITORIES, MAX_UNIT_CARDS), -1, dtype=jnp.int8).at[:, 0].set(territory_cards),
+            recruit=jnp.full(NUM_TERRITORIES, -1, dtype=jnp.int8),
+            deck=~_card_set(territory_cards),
+            deck_key=_raw_key(deck_key),
+            deck_drawn=jnp.int32(0),
+            last_draw=jnp.int8(-1),
+            discard=jnp.zeros(NUM_CARDS, dtype=jnp.bool_),
+            drawn=jnp.int8(-1),
+            phase=jnp.int8(ORGANIZE),
+            attacker=jnp.int8(-1),
+            enemies=jnp.full(2, -1, dtype=jnp.int8),
+            mode=jnp.int8(NO_MODE),
+            split_first_won=jnp.int8(-1),
+            sent=jnp.zeros(NUM_CARDS, dtype=jnp.bool_),
+            rounds_lost=jnp.int32(0),
+            draws=jnp.int32(0),
+            outcome=jnp.int8(ONGOING),
+            shaping_paid=jnp.float32(0.0),
+            current_player=jnp.int32(0),
+            observation=jnp.zeros(O.OBSERVATION_SIZE, dtype=jnp.float32),
+            rewards=jnp.zeros(1, dtype=jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            legal_action_mask=jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_),
+            step_count=jnp.int32(0),
+        )
+        state, _ = _follow_up(state, jnp.int32(BEGIN_TURN), turn_key, merge_in_battle, limit)
+        return _finish_state(state, merge_in_battle, limit)
+
+    return init
+
+
+# --------------------------------------------------------------------------- to and from Python
+
+
+def _order_from(deck_key: np.ndarray, drawn_so_far: int, deck: np.ndarray) -> list[int]:
+    """The cards of ``deck`` in the order they will be drawn, top first."""
+    remaining = np.asarray(deck, dtype=bool).copy()
+    order = []
+    for n in range(drawn_so_far, drawn_so_far + int(remaining.sum())):
+        card = int(_pick_host(np.asarray(deck_key), n, remaining))
+        order.append(card)
+        remaining[card] = False
+    return order
+
+
+def python_deck(state: State) -> list[int]:
+    """The ``deck`` reset option that makes the Python rules deal the twin's game: the six
+    territory soldiers, then the deck in the order the twin draws it (the first turn's card
+    included)."""
+    soldiers = [int(card) for card in np.asarray(state.cards)[:, 0]]
+    drawn = int(state.drawn)
+    rest = _order_from(np.asarray(state.deck_key), int(state.deck_drawn), np.asarray(state.deck))
+    return soldiers + ([drawn] if drawn >= 0 else []) + rest
+
+
+def reshuffle_orders(before: State, after: State) -> list[list[int]]:
+    """The Python deck (top card last) of the reshuffle one step made, as ``[deck]``, or ``[]``:
+    a step reshuffles when it takes a card from an empty deck; the deck it formed is what is
+    left of it plus the card taken."""
+    if np.asarray(before.deck).any() or int(after.last_draw) < 0:
+        return []
+    formed = np.asarray(after.deck).copy()
+    formed[int(after.last_draw)] = True
+    return [_order_from(np.asarray(after.deck_key), 0, formed)[::-1]]
+
+
+def from_python(python: SoloState, deck_key: jax.Array) -> State:
+    """A twin state of a Python state (tests build edge positions in Python). The twin keeps
+    the deck as a set: its order becomes the one ``deck_key`` gives, which ``to_python`` writes
+    back, so compare a step of this state with a step of ``to_python(from_python(...))``."""
+    config = python.config
+    cards = np.full((NUM_TERRITORIES, MAX_UNIT_CARDS), -1, dtype=np.int8)
+    for t, body in enumerate(python.unit_cards):
+        cards[t, : len(body)] = body
+    enemies = np.full(2, -1, dtype=np.int8)
+    enemies[: len(python.enemies)] = python.enemies
+    state = State(
+        kind=jnp.asarray(python.unit_kind, dtype=jnp.int8),
+        cards=jnp.asarray(cards),
+        recruit=jnp.asarray(python.recruit, dtype=jnp.int8),
+        deck=jnp.asarray(np.isin(_CARDS, python.deck)),
+        deck_key=_raw_key(deck_key),
+        deck_drawn=jnp.int32(0),
+        last_draw=jnp.int8(-1),
+        discard=jnp.asarray(np.isin(_CARDS, python.discard)),
+        drawn=jnp.int8(python.drawn),
+        phase=jnp.int8(python.phase),
+        attacker=jnp.int8(python.attacker),
+        enemies=jnp.asarray(enemies),
+        mode=jnp.int8(python.mode),
+        split_first_won=jnp.int8(python.split_first_won),
+        sent=jnp.asarray(np.isin(_CARDS, python.sent)),
+        rounds_lost=jnp.int32(python.rounds_lost),
+        draws=jnp.int32(python.draws),
+        outcome=jnp.int8(python.outcome),
+        shaping_paid=jnp.float32(python.shaping_paid),
+        current_player=jnp.int32(0),
+        observation=jnp.zeros(O.OBSERVATION_SIZE, dtype=jnp.float32),
+        rewards=jnp.zeros(1, dtype=jnp.float32),
+        terminated=jnp.bool_(False),
+        truncated=jnp.bool_(False),
+        legal_action_mask=jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_),
+        step_count=jnp.int32(0),
+    )
+    return _finish_state(state, bool(config.merge_in_battle), int(config.length_limit))
+
+
+def to_python(state: State, config: SoloConfig | None = None) -> SoloState:
+    """The Python rules' state of one twin state (the deck in the twin's draw order; the discard
+    pile, a set here, in card order)."""
+    python = SoloState(config)
+    python.unit_kind = [int(k) for k in np.asarray(state.kind)]
+    python.unit_cards = [tuple(int(c) for c in row if c >= 0) for row in np.asarray(state.cards)]
+    python.recruit = [int(r) for r in np.asarray(state.recruit)]
+    python.deck = _order_from(np.asarray(state.deck_key), int(state.deck_drawn), np.asarray(state.deck))[::-1]
+    python.discard = [int(c) for c in np.flatnonzero(np.asarray(state.discard))]
+    python.drawn = int(state.drawn)
+    python.phase = int(state.phase)
+    python.attacker = int(state.attacker)
+    python.enemies = [int(e) for e in np.asarray(state.enemies) if e >= 0]
+    python.mode = int(state.mode)
+    python.split_first_won = int(state.split_first_won)
+    python.sent = [int(c) for c in np.flatnonzero(np.asarray(state.sent))]
+    python.rounds_lost = int(state.rounds_lost)
+    python.draws = int(state.draws)
+    outcome = int(state.outcome)
+    python.outcome = LOST if outcome == ILLEGAL else outcome
+    python.shaping_paid = float(state.shaping_paid)
+    return python
+
+
+def rules_for(config: SoloConfig | None = None) -> JaxRules:
+    config = config if config is not None else SoloConfig()
+    limit = int(config.length_limit)
+    from . import GAME  # the package's record (imported late: the package does not import this module)
+
+    return JaxRules(
+        game=GAME,
+        name="Empire solo",
+        config=config,
+        num_actions=A.NUM_ACTIONS,
+        observation_size=O.OBSERVATION_SIZE,
+        init=make_init(config),
+        step=make_step(config),
+        observe=lambda state: observe(state, limit),
+        outcome_names=OUTCOME_NAMES,
+        to_python=lambda state: to_python(state, config),
+        python_deck=python_deck,
+        reshuffle_orders=reshuffle_orders,
+    )

@@ -1,0 +1,93 @@
+"""The batched JAX twins of the one-seat games (needs the ``jax`` extra: ``pip install empire-envs[jax]``).
+
+Two handles on the same compiled rules:
+
+- pgx style, for compiled training loops::
+
+      import jax, empire_envs.jax
+      env = empire_envs.jax.make("EmpireSolo-v0")          # or "empire_envs/EmpireSolo-v0"
+      keys = jax.random.split(jax.random.PRNGKey(0), 1024)
+      state = jax.vmap(env.init)(keys)
+      state = jax.vmap(env.step)(state, actions, keys)     # state.observation, .legal_action_mask,
+                                                           # .rewards, .terminated, .truncated
+
+- Gymnasium: ``gymnasium.make_vec("empire_envs/EmpireSolo-v0", num_envs=1024,
+  vectorization_mode="vector_entry_point")`` returns a ``JaxVectorEnv`` (numpy in and out,
+  same-step autoreset, ``infos["action_mask"]``, ``action_masks()``); ``make_vec(env_id,
+  num_envs)`` here does the same.
+
+Variant flags are keyword arguments of both, as for ``gymnasium.make``. ``twin_ids()`` lists the
+ids that have a twin (each game's ``GameEntry.jax_rules`` in the registry).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .adapters.jax_env import JaxEnv, JaxVectorEnv
+from .registry import NAMESPACE, all_entries, entry, game_entry
+
+__all__ = ["JaxEnv", "JaxVectorEnv", "make", "make_vec", "twin_ids"]
+
+
+def _full_id(env_id: str) -> str:
+    return env_id if "/" in env_id else f"{NAMESPACE}/{env_id}"
+
+
+def twin_ids() -> list[str]:
+    """Every registered id whose game has a JAX twin."""
+    return [item.env_id for item in all_entries() if getattr(game_entry(item.game), "jax_rules", "")]
+
+
+def _rules(env_id: str, config: dict[str, Any]) -> tuple[str, Any]:
+    full = _full_id(env_id)
+    item = entry(full)
+    game = game_entry(item.game)
+    path = getattr(game, "jax_rules", "")
+    if not path:
+        raise ValueError(f"{full} has no JAX twin; the ids with one are {twin_ids()}")
+    record = game.load()
+    try:
+        settings = record.config_class(**{**item.kwargs, **config})
+    except TypeError as error:
+        raise TypeError(
+            f"{error}. {record.name} options are: {sorted(record.config_class.__dataclass_fields__)}"
+        ) from None
+    module_name, _, attribute = path.partition(":")
+    return full, getattr(importlib.import_module(module_name), attribute)(settings)
+
+
+def make(
+    env_id: str, illegal_action_penalty: float = -1.0, max_episode_steps: int | None = None, **config: Any
+) -> JaxEnv:
+    """The pgx-style JAX env of a registered one-seat id, with variant flags as keywords."""
+    full, rules = _rules(env_id, config)
+    return JaxEnv(full, rules, illegal_action_penalty, max_episode_steps)
+
+
+def make_vec(
+    env_id: str,
+    num_envs: int,
+    illegal_action: str = "raise",
+    illegal_action_penalty: float = -1.0,
+    check_actions: bool = True,
+    spare_resets: int | None = None,
+    render_mode: str | None = None,
+    max_episode_steps: int | None = None,
+    **config: Any,
+) -> JaxVectorEnv:
+    """The Gymnasium ``VectorEnv`` of ``num_envs`` twin games (what ``gymnasium.make_vec`` with
+    ``vectorization_mode="vector_entry_point"`` returns)."""
+    full, rules = _rules(env_id, config)
+    return JaxVectorEnv(
+        full,
+        num_envs,
+        rules,
+        illegal_action=illegal_action,
+        illegal_action_penalty=illegal_action_penalty,
+        check_actions=check_actions,
+        spare_resets=spare_resets,
+        render_mode=render_mode,
+        max_episode_steps=max_episode_steps,
+    )
