@@ -16,6 +16,9 @@ Two handles on the same compiled rules:
   same-step autoreset, ``infos["action_mask"]``, ``action_masks()``); ``make_vec(env_id,
   num_envs)`` here does the same.
 
+``reset_finished(env, state, key, spare)`` deals new games in place of the finished ones of a
+batch, inside a compiled loop (docs/jax.md shows a whole rollout).
+
 Variant flags are keyword arguments of both, as for ``gymnasium.make``. ``twin_ids()`` lists the
 ids that have a twin (each game's ``GameEntry.jax_rules`` in the registry).
 """
@@ -25,10 +28,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .adapters.jax_env import JaxEnv, JaxVectorEnv
+from .adapters.jax_env import JaxEnv, JaxVectorEnv, reset_finished
 from .registry import NAMESPACE, all_entries, entry, game_entry
 
-__all__ = ["JaxEnv", "JaxVectorEnv", "make", "make_vec", "twin_ids"]
+__all__ = ["JaxEnv", "JaxVectorEnv", "make", "make_vec", "reset_finished", "twin_ids"]
 
 
 def _full_id(env_id: str) -> str:

@@ -9,6 +9,7 @@ game is one package under ``empire_envs/games/`` and one ``GameEntry`` (see
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Mapping
@@ -394,20 +395,22 @@ def register_all() -> None:
 
 def _vector_creator(env_id: str) -> Any:
     """What ``gymnasium.make_vec`` calls for ``env_id`` with ``vectorization_mode=
-    "vector_entry_point"``: ``empire_envs.jax.make_vec``, imported only then (it needs jax)."""
+    "vector_entry_point"``: ``make_twin_vec`` bound to the id (a partial of a module-level
+    function, so that a spec holding it pickles)."""
+    return functools.partial(make_twin_vec, env_id)
 
-    def create(num_envs: int = 1, **kwargs: Any) -> Any:
-        try:
-            factory = _load("empire_envs.jax:make_vec")
-        except ImportError as error:
-            raise ImportError(
-                f"the batched env of {env_id} needs JAX: pip install 'empire-envs[jax]' "
-                f"(or pass vectorization_mode='sync' to copy the Python env): {error}"
-            ) from None
-        return factory(env_id, num_envs, **kwargs)
 
-    create.__name__ = create.__qualname__ = "make_vec"
-    return create
+def make_twin_vec(env_id: str, num_envs: int = 1, **kwargs: Any) -> Any:
+    """``empire_envs.jax.make_vec(env_id, num_envs, **kwargs)``, imported only when called (it
+    needs jax), with a clear error when jax is missing."""
+    try:
+        factory = _load("empire_envs.jax:make_vec")
+    except ImportError as error:
+        raise ImportError(
+            f"the batched env of {env_id} needs JAX: pip install 'empire-envs[jax]' "
+            f"(or pass vectorization_mode='sync' to copy the Python env): {error}"
+        ) from None
+    return factory(env_id, num_envs, **kwargs)
 
 
 def make(env_id: str, **kwargs: Any) -> Any:

@@ -212,6 +212,9 @@ def test_make_vec_returns_the_batched_env_with_its_spaces(vector_small):
     assert isinstance(env, empire_jax.JaxVectorEnv) and isinstance(env, gymnasium.vector.VectorEnv)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert env.observation_space.shape == (1, 207) and env.single_action_space.n == 68
+    python = gymnasium.make("empire_envs/EmpireSolo-v0")
+    assert env.single_observation_space == python.observation_space
+    assert env.single_action_space == python.action_space
     observation, info = env.reset(seed=3)
     assert observation.dtype == np.float32 and info["action_mask"].dtype == np.int8
     assert np.array_equal(info["action_mask"], env.action_masks())

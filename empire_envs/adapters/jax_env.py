@@ -176,7 +176,8 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         self.render_mode = render_mode
         self.num_actions = rules.num_actions
         self.single_action_space = spaces.Discrete(rules.num_actions)
-        self.single_observation_space = spaces.Box(0.0, 1.0, (rules.observation_size,), np.float32)
+        low, high = rules.game.observation_bounds(rules.config)  # the Python env's space, from one source
+        self.single_observation_space = spaces.Box(low, high, (rules.observation_size,), np.float32)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         spare = max(1, self.num_envs // 8) if spare_resets is None else int(spare_resets)

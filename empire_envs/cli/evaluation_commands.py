@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import benchmark, speed
+from ..evaluation import batched_speed, benchmark, speed
 from ..evaluation.evaluate import USAGE_ERRORS, evaluate_agent, format_table, parse_env_kwarg
 from ..evaluation.reporting import emit_json, text_log
 from .common import CliError
@@ -229,10 +229,39 @@ def _add_bench(commands: Subparsers) -> None:
         help="rounds over the selected benchmarks; each reports its median round (default 1)",
     )
     sub.add_argument("--json", metavar="PATH", help="write the figures as JSON ('-': stdout)")
+    batched = sub.add_argument_group(
+        "batched JAX twins (--batched)",
+        "jitted random legal steps of the JAX twins and of pgx's connect_four, leduc_holdem and "
+        "backgammon through one harness that deals finished games again, the compile time apart, "
+        "and the Python envs for scale (needs the jax extra; pgx rows need the bench extra)",
+    )
+    batched.add_argument("--batched", action="store_true", help="run the batched benchmark instead")
+    batched.add_argument(
+        "--batch-sizes",
+        type=_positive_int,
+        nargs="+",
+        default=list(batched_speed.BATCH_SIZES),
+        metavar="N",
+        help=f"batch sizes (default: {' '.join(map(str, batched_speed.BATCH_SIZES))})",
+    )
+    batched.add_argument(
+        "--env",
+        action="append",
+        dest="twin_ids",
+        metavar="ID",
+        help="a twin id to measure (repeat; default: the first variant of every game with a twin)",
+    )
+    batched.add_argument(
+        "--peers",
+        default=",".join(batched_speed.PGX_PEERS),
+        help="comma-separated pgx envs to measure beside them ('' for none)",
+    )
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Run the selected speed benchmarks; print each row and the ratios (and the JSON)."""
+    if args.batched:
+        return _cmd_bench_batched(args)
     try:
         speed.select(args.only)
     except ValueError as error:
@@ -240,6 +269,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
     log = text_log(args.json)
     report = speed.run_benchmarks(args.seconds, args.only, args.seed, log=log, repeat=args.repeat)
     log(speed.format_ratios(report))
+    emit_json(report, args.json, log)
+    return 0
+
+
+def _cmd_bench_batched(args: argparse.Namespace) -> int:
+    if args.only:
+        raise CliError("--only selects rows of the Python benchmark; with --batched use --env and --peers")
+    log = text_log(args.json)
+    try:
+        report = batched_speed.run_batched(
+            args.seconds,
+            args.batch_sizes,
+            args.twin_ids,
+            [name for name in args.peers.split(",") if name],
+            seed=args.seed,
+            log=log,
+        )
+    except (KeyError, ValueError) as error:
+        raise CliError(str(error)) from None
     emit_json(report, args.json, log)
     return 0
 

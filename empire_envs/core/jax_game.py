@@ -80,32 +80,51 @@ class JaxRules:
     reshuffle_orders: Callable[[Any, Any], list[list[int]]]
 
 
-_BIT = np.array([1 << (index % 32) for index in range(64)], dtype=np.uint32)
+_BIT = np.array([1 << (index % 32) for index in range(32)], dtype=np.uint32)
+
+
+def _words(members: jax.Array) -> list[jax.Array]:
+    """A bool vector packed into 32-bit words, entry ``i`` at bit ``i % 32`` of word ``i // 32``."""
+    size = members.shape[-1]
+    words = []
+    for first in range(0, size, 32):
+        chunk = members[..., first : first + 32]
+        bits = jnp.asarray(_BIT[: chunk.shape[-1]])
+        words.append(jnp.where(chunk, bits, jnp.uint32(0)).sum(axis=-1, dtype=jnp.uint32))
+    return words
 
 
 def nth_member(members: jax.Array, n: jax.Array) -> jax.Array:
-    """The index of the ``n``-th (0-based) True entry of a bool vector of at most 64 entries
-    (0 if there is none such). The vector is packed into two 32-bit words and the position found
-    by a binary search on population counts: a handful of word operations, where a cumulative
-    sum over the vector is what XLA on the CPU does slowly."""
-    size = members.shape[-1]
-    if size > 64:
-        raise ValueError(f"nth_member handles at most 64 entries, got {size}")
-    bits = jnp.asarray(_BIT[:size])
-    low = jnp.arange(size) < 32
-    word_low = jnp.where(members & low, bits, jnp.uint32(0)).sum(dtype=jnp.uint32)
-    word_high = jnp.where(members & ~low, bits, jnp.uint32(0)).sum(dtype=jnp.uint32)
-    count_low = jax.lax.population_count(word_low).astype(jnp.int32)
+    """The index of the ``n``-th (0-based) True entry of a bool vector (0 if there is none
+    such). The vector is packed into 32-bit words; the word holding it is found by counting
+    members per word, the bit by a binary search on population counts: a handful of word
+    operations, where a cumulative sum over the vector is what XLA on the CPU does slowly."""
     n = jnp.asarray(n, dtype=jnp.int32)
-    high = n >= count_low
-    word = jnp.where(high, word_high, word_low)
-    rank = jnp.where(high, n - count_low, n)
+    word, offset, rank = jnp.uint32(0), jnp.int32(0), n
+    before = jnp.int32(0)  # members in the words before the current one
+    for index, candidate in enumerate(_words(members)):
+        count = jax.lax.population_count(candidate).astype(jnp.int32)
+        here = (n >= before) & (n < before + count)
+        word = jnp.where(here, candidate, word)
+        offset = jnp.where(here, 32 * index, offset)
+        rank = jnp.where(here, n - before, rank)
+        before = before + count
     position = jnp.int32(0)
     for half in (16, 8, 4, 2, 1):  # the largest position whose lower bits hold at most `rank` members
         middle = position + half
         below = jax.lax.population_count(word & ((jnp.uint32(1) << middle.astype(jnp.uint32)) - jnp.uint32(1)))
         position = jnp.where(below.astype(jnp.int32) <= rank, middle, position)
-    return jnp.where(high, 32 + position, position)
+    return jnp.where(n < before, offset + position, 0)
+
+
+def scaled_draw(word: jax.Array, bound: jax.Array) -> jax.Array:
+    """``floor(word * bound / 2**32)`` for a random ``uint32`` word and ``0 <= bound < 2**16``:
+    a number in ``[0, bound)`` from one random word, uniform up to ``bound / 2**32`` (the product
+    is formed from 16-bit halves, so no 64-bit integers are needed)."""
+    word, bound = word.astype(jnp.uint32), bound.astype(jnp.uint32)
+    high = (word >> 16) * bound
+    low = (word & jnp.uint32(0xFFFF)) * bound
+    return ((high + (low >> 16)) >> 16).astype(jnp.int32)
 
 
 def host(array: Any) -> np.ndarray:

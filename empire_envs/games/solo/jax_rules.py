@@ -48,7 +48,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ...core.cards import ACE, CLUBS, JACK, KING, NUM_CARDS, NUM_RANKS, QUEEN, SPADES, is_black, rank_of
-from ...core.jax_game import JaxRules, JaxState, jax_state, nth_member
+from ...core.jax_game import JaxRules, JaxState, jax_state, nth_member, scaled_draw
 from . import actions as A
 from . import observe as O
 from .config import SoloConfig
@@ -167,10 +167,10 @@ def _nth_member(members: jax.Array, n: jax.Array) -> jax.Array:
 
 def _pick(deck_key: jax.Array, drawn_so_far: jax.Array, deck: jax.Array) -> jax.Array:
     """The card drawn from ``deck`` after ``drawn_so_far`` draws from it: a uniform choice among
-    the cards left, keyed by ``fold_in(deck_key, drawn_so_far)``."""
-    left = deck.sum()
-    index = jax.random.randint(jax.random.fold_in(_as_key(deck_key), drawn_so_far), (), 0, jnp.maximum(left, 1))
-    return _nth_member(deck, index)
+    the cards left, made from the first word of ``fold_in(deck_key, drawn_so_far)`` (one hash
+    per draw; ``jax.random.randint`` would cost three)."""
+    word = jax.random.key_data(jax.random.fold_in(_as_key(deck_key), drawn_so_far))[0]
+    return _nth_member(deck, scaled_draw(word, deck.sum()))
 
 
 _pick_host = jax.jit(_pick)
@@ -240,9 +240,7 @@ def _legal_mask(state: State, merge_in_battle: bool) -> jax.Array:
     kind, recruit, phase = state.kind, state.recruit, state.phase
     drawn = jnp.maximum(state.drawn.astype(jnp.int32), 0)
     merge_phases = (phase == ORGANIZE) | (merge_in_battle & ((phase == KING_MODE) | (phase == SEND)))
-    index = jnp.arange(A.NUM_ACTIONS)
-    mask = _spread(_merge_actions(_merge_mask(kind, recruit)) & merge_phases, tuple(sorted(A.MERGE.values())))
-    mask = mask | ((index == A.DRAW) & (phase == ORGANIZE))
+    merges = _merge_actions(_merge_mask(kind, recruit)) & merge_phases
 
     reacting = phase == REACT
     rank, suit = drawn % NUM_RANKS, drawn // NUM_RANKS
@@ -252,39 +250,43 @@ def _legal_mask(state: State, merge_in_battle: bool) -> jax.Array:
     empty = kind == EMPTY
     host = (kind == NATIVE) | (kind == BASE)
     free_host = host & (recruit < 0)
+    keeps = np.array(KEEPS)
     place = reacting & soldier & empty
-    stack = reacting & soldier & (kind == SOLDIER) & jnp.asarray(_IS_KEEP)
+    stack = (reacting & soldier & (kind == SOLDIER))[keeps]
     recruit_ok = jnp.where(soldier, free_host, (recruit < 0) & ((kind == BASE) | (black_face & (kind == NATIVE))))
     recruits = reacting & recruit_ok
-    promote = reacting & promotion & (kind == BATTALION) & jnp.asarray(_IS_KEEP)
-    builders = reacting & promotion & (kind == BUILDER) & jnp.asarray(_IS_KEEP)
-    found = builders[:, None] & ((_T[None, :] == _T[:, None]) | empty[None, :])  # [i, t]
-    found_indices = tuple(A.FOUND[i, t] for i in KEEPS for t in range(NUM_TERRITORIES))
-    found_actions = _spread(found[np.array(KEEPS)].reshape(-1), found_indices)
-    per_territory = (
-        _spread(place, A.PLACE)
-        | _spread(stack[np.array(KEEPS)], tuple(A.STACK[i] for i in KEEPS))
-        | _spread(recruits, A.RECRUIT)
-        | _spread(promote[np.array(KEEPS)], tuple(A.PROMOTE[i] for i in KEEPS))
-    )
-    mask = mask | per_territory | found_actions
-    mask = mask | ((index == A.DISCARD) & reacting & soldier)
-    mask = mask | ((index == A.FIGHT) & reacting & ~soldier)
+    promote = (reacting & promotion & (kind == BATTALION))[keeps]
+    builders = (reacting & promotion & (kind == BUILDER))[keeps]
+    found = builders[:, None] & ((_T[None, :] == keeps[:, None]) | empty[None, :])  # [keep i, t]
 
     king = phase == KING_MODE
-    mask = mask | ((index == A.SUM_ACTION) & king)
-    mask = mask | ((index == A.SPLIT_ACTION) & king & (_num_units(kind) >= 2))
-
     sending = phase == SEND
-    mask = mask | _spread(sending & ~empty, A.SEND) | _spread(sending & host & (recruit >= 0), A.SEND_RECRUIT)
-    return mask & (phase != OVER)
+    in_table_order = (
+        ((A.DRAW,), (phase == ORGANIZE)[None]),
+        (tuple(sorted(A.MERGE.values())), merges),
+        (A.PLACE, place),
+        (tuple(A.STACK[i] for i in KEEPS), stack),
+        (A.RECRUIT, recruits),
+        ((A.DISCARD,), (reacting & soldier)[None]),
+        (tuple(A.PROMOTE[i] for i in KEEPS), promote),
+        (tuple(A.FOUND[i, t] for i in KEEPS for t in range(NUM_TERRITORIES)), found.reshape(-1)),
+        ((A.FIGHT,), (reacting & ~soldier)[None]),
+        ((A.SUM_ACTION,), king[None]),
+        ((A.SPLIT_ACTION,), (king & (_num_units(kind) >= 2))[None]),
+        (A.SEND, sending & ~empty),
+        (A.SEND_RECRUIT, sending & host & (recruit >= 0)),
+    )
+    return _concatenate_in_table_order(in_table_order) & (phase != OVER)
 
 
-def _spread(flags: jax.Array, indices: tuple[int, ...]) -> jax.Array:
-    """Per-item flags placed at their action indices (consecutive in the table)."""
-    first = indices[0]
-    assert tuple(indices) == tuple(range(first, first + len(indices)))
-    return jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_).at[first : first + len(indices)].set(flags)
+def _concatenate_in_table_order(pieces: tuple[tuple[tuple[int, ...], jax.Array], ...]) -> jax.Array:
+    """The mask from per-kind flags whose action indices follow each other through the whole
+    table (checked when traced): one concatenation, where writing each piece into a zero mask
+    made XLA on the CPU evaluate every piece for every one of the 68 entries."""
+    indices = [index for piece_indices, _ in pieces for index in piece_indices]
+    if indices != list(range(A.NUM_ACTIONS)):
+        raise AssertionError(f"the mask pieces do not follow the action table: {indices}")
+    return jnp.concatenate([flags.reshape(-1) for _, flags in pieces])
 
 
 # --------------------------------------------------------------------------- drawing
@@ -345,8 +347,10 @@ def _set_unit(state: State, at: jax.Array, kind, cards: jax.Array, recruit=None)
 
 def _card_set(cards: jax.Array) -> jax.Array:
     """A bool[52] set of the cards of an array (entries -1 ignored)."""
+    # A scatter of the few cards: comparing them with each of the 52 cards, XLA on the CPU ran
+    # the comparison (and the selects that produced the cards) 52 times per game, unvectorized.
     cards = cards.reshape(-1).astype(jnp.int32)
-    return ((cards[:, None] == jnp.asarray(_CARDS)[None, :]) & (cards[:, None] >= 0)).any(axis=0)
+    return jnp.zeros(NUM_CARDS, dtype=jnp.bool_).at[jnp.where(cards >= 0, cards, NUM_CARDS)].set(True, mode="drop")
 
 
 def make_step(config: SoloConfig):

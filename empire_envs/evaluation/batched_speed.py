@@ -1,0 +1,232 @@
+"""Batched speed: the JAX twins beside pgx, random legal actions, one compiled harness for all.
+
+``python -m empire_envs bench --batched`` (``experiments/bench_speed.py --batched``) runs
+``run_batched``. Every subject is a pgx-style env (``init(key)``, ``step(state, action, key)``,
+states with ``legal_action_mask``, ``terminated``, ``truncated``), stepped by the same compiled
+program (``rollout``) at each batch size N:
+
+- a ``lax.scan`` of ``steps_per_call(N)`` batched steps per call;
+- each action uniform among the legal ones, from one random word per game
+  (``random_legal_actions``: no noise per action, no cumulative sum, which XLA runs slowly on
+  the CPU);
+- finished games dealt again at once by ``adapters.jax_env.reset_finished`` (at most N/8 new
+  deals per step, a full batch of deals in the rare step where more finished), so no subject
+  ever steps a finished game and every subject pays for its deals.
+
+A measurement counts N steps per scanned step over ``seconds`` of wall time (whole calls, after
+``block_until_ready``); the compile time (trace, lower and compile of the rollout at that N) is
+reported separately. The subjects: every registered id with a twin (its first variant per game
+by default; ``ids`` picks others), pgx's ``connect_four``, ``leduc_holdem`` and ``backgammon``
+(when pgx is installed: the ``bench`` extra), and each game's Python env through
+``gymnasium.make`` (one env, ``speed.bench_gym_masked``) for scale.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..registry import NAMESPACE, all_games, entry
+from .reporting import Log
+from .speed import Skipped, bench_gym_masked
+
+BATCH_SIZES = (1, 64, 1024, 4096)
+PGX_PEERS = ("connect_four", "leduc_holdem", "backgammon")
+#: the peer each twin's ratio is taken against, at ``RATIO_BATCH``
+RATIO_PEER, RATIO_BATCH = "pgx/connect_four", 1024
+
+
+@dataclass(frozen=True)
+class Subject:
+    name: str
+    #: () -> a pgx-style env (``init``, ``step``); raises ``Skipped`` when it cannot run here
+    make: Callable[[], Any]
+
+
+def steps_per_call(num_envs: int) -> int:
+    """Scanned steps in one compiled call: about 65k decisions, at least 16 steps."""
+    return max(16, min(4096, 65_536 // num_envs))
+
+
+def random_legal_actions(key: Any, mask: Any) -> Any:
+    """One legal action per row of a ``[batch, actions]`` mask, uniform among the legal ones:
+    the ``r``-th legal action for ``r`` drawn below the row's count, from one random word per row."""
+    import jax
+
+    from ..core.jax_game import nth_member, scaled_draw
+
+    words = jax.random.bits(key, mask.shape[:1])
+    return jax.vmap(nth_member)(mask, scaled_draw(words, mask.sum(axis=-1)))
+
+
+def rollout(env: Any, num_envs: int, length: int) -> Callable[[Any, Any], tuple[Any, Any, Any]]:
+    """``(state, key) -> (state, key, games finished)``: ``length`` batched random legal steps
+    with finished games dealt again (the module docstring), not yet compiled."""
+    import jax
+
+    from ..adapters.jax_env import reset_finished
+
+    spare = max(1, num_envs // 8)
+
+    def one_step(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], Any]:
+        state, key = carry
+        key, action_key, step_key, deal_key = jax.random.split(key, 4)
+        actions = random_legal_actions(action_key, state.legal_action_mask)
+        state = jax.vmap(env.step)(state, actions, jax.random.split(step_key, num_envs))
+        finished = (state.terminated | state.truncated).sum()
+        return (reset_finished(env, state, deal_key, spare), key), finished
+
+    def run(state: Any, key: Any) -> tuple[Any, Any, Any]:
+        (state, key), finished = jax.lax.scan(one_step, (state, key), None, length=length)
+        return state, key, finished.sum()
+
+    return run
+
+
+def measure(env: Any, num_envs: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Compile the rollout at ``num_envs`` (timed), then run it for ``seconds`` (timed)."""
+    import jax
+
+    length = steps_per_call(num_envs)
+    key = jax.random.PRNGKey(seed)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, num_envs))
+    jax.block_until_ready(state)
+    start = time.perf_counter()
+    compiled = jax.jit(rollout(env, num_envs, length)).lower(state, key).compile()
+    compile_seconds = time.perf_counter() - start
+    state, key, finished = compiled(state, key)  # the first call also pays for allocations
+    jax.block_until_ready(state)
+    calls = games = 0
+    start = time.perf_counter()
+    while True:
+        state, key, finished = compiled(state, key)
+        jax.block_until_ready(state)
+        calls += 1
+        games += int(finished)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    steps = calls * length * num_envs
+    return {
+        "num_envs": num_envs,
+        "steps": steps,
+        "games": games,
+        "seconds": elapsed,
+        "steps_per_second": steps / elapsed,
+        "compile_seconds": compile_seconds,
+    }
+
+
+def twin_subjects(ids: Sequence[str] | None = None) -> list[Subject]:
+    """The twins of ``ids`` (default: the first variant of every game with a twin)."""
+    if ids is None:
+        ids = [f"{NAMESPACE}/{game.variants[0].name}" for game in all_games() if game.jax_rules]
+    subjects = []
+    for env_id in ids:
+        full = entry(env_id if "/" in env_id else f"{NAMESPACE}/{env_id}").env_id
+
+        def make(full: str = full) -> Any:
+            try:
+                import empire_envs.jax as empire_jax
+            except ImportError as error:
+                raise Skipped(f"needs the jax extra: {error}") from None
+            return empire_jax.make(full)
+
+        subjects.append(Subject(full.split("/", 1)[1], make))
+    return subjects
+
+
+def pgx_subjects(names: Sequence[str] = PGX_PEERS) -> list[Subject]:
+    subjects = []
+    for name in names:
+
+        def make(name: str = name) -> Any:
+            try:
+                import pgx
+            except ImportError as error:
+                raise Skipped(f"needs pgx (pip install 'empire-envs[bench]'): {error}") from None
+            return pgx.make(name)
+
+        subjects.append(Subject(f"pgx/{name}", make))
+    return subjects
+
+
+def run_batched(
+    seconds: float = 3.0,
+    batch_sizes: Sequence[int] = BATCH_SIZES,
+    ids: Sequence[str] | None = None,
+    peers: Sequence[str] = PGX_PEERS,
+    python_seconds: float | None = None,
+    seed: int = 0,
+    log: Log | None = print,
+) -> dict[str, Any]:
+    """Every subject at every batch size, then the Python envs; a JSON-ready report with
+    ``results[subject][N]``, ``python[id]`` and ``ratios``."""
+    import jax
+
+    results: dict[str, dict[str, Any]] = {}
+    skipped: dict[str, str] = {}
+    twins = twin_subjects(ids)
+    for subject in twins + pgx_subjects(peers):
+        try:
+            env = subject.make()
+        except Skipped as reason:
+            skipped[subject.name] = str(reason)
+            if log:
+                log(f"{subject.name:<32} SKIPPED: {reason}")
+            continue
+        results[subject.name] = {}
+        for num_envs in batch_sizes:
+            figures = measure(env, num_envs, seconds, seed)
+            results[subject.name][str(num_envs)] = figures
+            if log:
+                log(format_row(subject.name, figures))
+    python: dict[str, dict[str, Any]] = {}
+    for subject in twins:
+        env_id = f"{NAMESPACE}/{subject.name}"
+        python[subject.name] = bench_gym_masked(env_id)(python_seconds or seconds, seed)
+        if log:
+            rate = python[subject.name]["steps_per_second"]
+            log(f"{subject.name + ' (Python env)':<32} N=1    {rate:>12,.0f} steps/s   (one gymnasium.make env)")
+    ratios: dict[str, float] = {}
+    peer = results.get(RATIO_PEER, {}).get(str(RATIO_BATCH))
+    for subject in twins:
+        own = results.get(subject.name, {})
+        if peer and str(RATIO_BATCH) in own:
+            ratios[f"{subject.name} / {RATIO_PEER} at N={RATIO_BATCH}"] = (
+                own[str(RATIO_BATCH)]["steps_per_second"] / peer["steps_per_second"]
+            )
+        if own and subject.name in python:
+            best = max(figures["steps_per_second"] for figures in own.values())
+            ratios[f"{subject.name} best batch / its Python env"] = best / python[subject.name]["steps_per_second"]
+    if log and ratios:
+        log("ratios (steps/s):")
+        for name, value in ratios.items():
+            log(f"  {name:<56} {value:8.2f}x")
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "jax": jax.__version__,
+        "devices": [str(device) for device in jax.devices()],
+        "numpy": np.__version__,
+        "seconds": seconds,
+        "seed": seed,
+        "steps_per_call": {str(n): steps_per_call(n) for n in batch_sizes},
+        "results": results,
+        "skipped": skipped,
+        "python_env": python,
+        "ratios": ratios,
+    }
+
+
+def format_row(name: str, figures: dict[str, Any]) -> str:
+    return (
+        f"{name:<32} N={figures['num_envs']:<5} {figures['steps_per_second']:>12,.0f} steps/s   "
+        f"compile {figures['compile_seconds']:5.1f} s   ({figures['steps']:,} steps, {figures['games']:,} games)"
+    )
