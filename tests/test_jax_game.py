@@ -34,3 +34,14 @@ def test_scaled_draw_is_the_exact_floor_of_the_product():
     expected = [(int(word) * int(bound)) >> 32 for word, bound in zip(words, bounds, strict=True)]
     assert drawn.tolist() == expected
     assert ((drawn >= 0) & (drawn < bounds)).all()
+
+
+def test_a_full_bit_set_loses_exactly_the_cleared_bits():
+    from empire_envs.core.jax_game import clear_bit, full_bit_set, nth_set_bit
+
+    words = full_bit_set(52)
+    assert [int(word) for word in words] == [2**32 - 1, 2**20 - 1]
+    for position in (0, 31, 32, 51):
+        words = clear_bit(words, jnp.int32(position))
+    left = [position for position in range(52) if position not in (0, 31, 32, 51)]
+    assert [int(nth_set_bit(words, jnp.int32(rank))) for rank in range(48)] == left

@@ -80,15 +80,18 @@ class JaxEnv:
         legal = state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)] & (action >= 0)
         legal = legal & (action < self.num_actions)
         played = self.rules.step(state, jnp.clip(action, 0, self.num_actions - 1), key)
-        penalized = state.replace(
-            outcome=jnp.asarray(self._illegal, dtype=state.outcome.dtype),
-            terminated=jnp.bool_(True),
-            rewards=jnp.full_like(state.rewards, self.illegal_action_penalty),
-            step_count=state.step_count + 1,
-        )
-        unchanged = state.replace(rewards=jnp.zeros_like(state.rewards))
-        chosen = jax.tree_util.tree_map(
-            lambda done, bad, good: jnp.where(over, done, jnp.where(legal, good, bad)), unchanged, penalized, played
+        # one select over the whole state (the game as it was, or as the action left it), then
+        # the few fields an illegal action or a finished game changes
+        kept = over | ~legal
+        chosen = jax.tree_util.tree_map(lambda old, new: jnp.where(kept, old, new), state, played)
+        illegal = ~over & ~legal
+        chosen = chosen.replace(
+            outcome=jnp.where(illegal, jnp.asarray(self._illegal, dtype=state.outcome.dtype), chosen.outcome),
+            terminated=chosen.terminated | illegal,
+            rewards=jnp.where(over, 0.0, jnp.where(illegal, self.illegal_action_penalty, chosen.rewards)).astype(
+                state.rewards.dtype
+            ),
+            step_count=chosen.step_count + illegal.astype(state.step_count.dtype),
         )
         if self.max_episode_steps is not None:  # Gymnasium's TimeLimit, inside the compiled step
             chosen = chosen.replace(truncated=chosen.truncated | (chosen.step_count >= self.max_episode_steps))

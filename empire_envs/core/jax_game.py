@@ -95,14 +95,21 @@ def _words(members: jax.Array) -> list[jax.Array]:
 
 
 def nth_member(members: jax.Array, n: jax.Array) -> jax.Array:
-    """The index of the ``n``-th (0-based) True entry of a bool vector (0 if there is none
-    such). The vector is packed into 32-bit words; the word holding it is found by counting
-    members per word, the bit by a binary search on population counts: a handful of word
+    """The index of the ``n``-th (``n >= 0``, 0-based) True entry of a bool vector (0 if there is
+    none such). The vector is packed into 32-bit words (``nth_set_bit``): a handful of word
     operations, where a cumulative sum over the vector is what XLA on the CPU does slowly."""
+    return nth_set_bit(_words(members), n)
+
+
+def nth_set_bit(words: list[jax.Array], n: jax.Array) -> jax.Array:
+    """The position of the ``n``-th (``n >= 0``, 0-based) set bit of a bit set held as 32-bit
+    words (bit ``i`` is bit ``i % 32`` of ``words[i // 32]``), or 0 if there is none such. The
+    word holding it is found by counting bits per word, the bit by a binary search on
+    population counts."""
     n = jnp.asarray(n, dtype=jnp.int32)
     word, offset, rank = jnp.uint32(0), jnp.int32(0), n
-    before = jnp.int32(0)  # members in the words before the current one
-    for index, candidate in enumerate(_words(members)):
+    before = jnp.int32(0)  # set bits in the words before the current one
+    for index, candidate in enumerate(words):
         count = jax.lax.population_count(candidate).astype(jnp.int32)
         here = (n >= before) & (n < before + count)
         word = jnp.where(here, candidate, word)
@@ -115,6 +122,18 @@ def nth_member(members: jax.Array, n: jax.Array) -> jax.Array:
         below = jax.lax.population_count(word & ((jnp.uint32(1) << middle.astype(jnp.uint32)) - jnp.uint32(1)))
         position = jnp.where(below.astype(jnp.int32) <= rank, middle, position)
     return jnp.where(n < before, offset + position, 0)
+
+
+def clear_bit(words: list[jax.Array], position: jax.Array) -> list[jax.Array]:
+    """The bit set without bit ``position`` (words as in ``nth_set_bit``)."""
+    position = jnp.asarray(position, dtype=jnp.int32)
+    bit = jnp.uint32(1) << (position % 32).astype(jnp.uint32)
+    return [jnp.where(position // 32 == index, word & ~bit, word) for index, word in enumerate(words)]
+
+
+def full_bit_set(size: int) -> list[jax.Array]:
+    """The words of a bit set holding bits ``0 .. size - 1``."""
+    return [jnp.uint32((1 << min(32, size - first)) - 1) for first in range(0, size, 32)]
 
 
 def scaled_draw(word: jax.Array, bound: jax.Array) -> jax.Array:

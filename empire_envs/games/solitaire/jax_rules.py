@@ -32,7 +32,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ...core.cards import NUM_CARDS, NUM_RANKS
-from ...core.jax_game import JaxRules, JaxState, jax_state
+from ...core.jax_game import JaxRules, JaxState, clear_bit, full_bit_set, jax_state, nth_set_bit, scaled_draw
 from . import actions as A
 from . import observe as O
 from .config import MAX_CAPTURES, SolitaireConfig
@@ -126,20 +126,23 @@ def _settle(state: State) -> tuple[State, jax.Array]:
 # --------------------------------------------------------------------------- observation
 
 
+def _card_features(cards: jax.Array) -> jax.Array:
+    """Per card (-1: none) its one-hot rank then one-hot suit, as float32 ``[n, 17]``."""
+    # The barrier has XLA divide once per card: fused into the one-hot comparisons, the
+    # divisions were repeated for each of the 17 entries.
+    rank, suit = jax.lax.optimization_barrier((cards % NUM_RANKS, cards // NUM_RANKS))
+    features = jnp.concatenate([rank[:, None] == jnp.arange(NUM_RANKS), suit[:, None] == jnp.arange(4)], axis=1)
+    return (features & (cards >= 0)[:, None]).astype(jnp.float32)
+
+
 def observe(state: State) -> jax.Array:
     """``observe.observe``: the same 326 floats in the same layout."""
-    grid = state.grid.astype(jnp.int32)[:, None]
-    occupied = grid >= 0
-    ranks = (grid % NUM_RANKS == jnp.arange(NUM_RANKS)) & occupied
-    suits = (grid // NUM_RANKS == jnp.arange(4)) & occupied
-    cells = jnp.concatenate([ranks, suits], axis=1).reshape(-1)
-    revealed = state.revealed.astype(jnp.int32)
-    shown = jnp.concatenate([revealed % NUM_RANKS == jnp.arange(NUM_RANKS), revealed // NUM_RANKS == jnp.arange(4)])
-    shown = shown & (revealed >= 0)
+    cells = _card_features(state.grid.astype(jnp.int32)).reshape(-1)
+    shown = _card_features(state.revealed.astype(jnp.int32)[None])[0]
     return jnp.concatenate(
         [
-            cells.astype(jnp.float32),
-            shown.astype(jnp.float32),
+            cells,
+            shown,
             jnp.asarray(_STOCK_FRACTION)[state.stock_left][None],
             jnp.asarray(_CAPTURE_FRACTION)[state.num_out][None],
             state.out.astype(jnp.float32),
@@ -174,16 +177,16 @@ def _deal(order: jax.Array) -> State:
 
 
 def _draw_cards(key: jax.Array) -> jax.Array:
-    """The first 18 cards of a uniformly shuffled deck (a Fisher-Yates pass over the first 18
-    positions only: the other 34 cards never enter the game)."""
-    picks = jax.random.randint(key, (DEAL_SIZE,), jnp.arange(DEAL_SIZE), NUM_CARDS)
-
-    def swap(position: int, deck: jax.Array) -> jax.Array:
-        other = picks[position]
-        here, there = deck[position], deck[other]
-        return deck.at[position].set(there).at[other].set(here)
-
-    return jax.lax.fori_loop(0, DEAL_SIZE, swap, jnp.arange(NUM_CARDS, dtype=jnp.int32))[:DEAL_SIZE]
+    """The first 18 cards of a uniformly shuffled deck: each card a uniform choice among the
+    cards not drawn yet, from one random word (the other 34 cards never enter the game)."""
+    words = jax.random.bits(key, (DEAL_SIZE,), dtype=jnp.uint32)
+    left = full_bit_set(NUM_CARDS)
+    cards = []
+    for position in range(DEAL_SIZE):  # unrolled: a loop with a dynamic swap is slow on the CPU
+        card = nth_set_bit(left, scaled_draw(words[position], jnp.int32(NUM_CARDS - position)))
+        left = clear_bit(left, card)
+        cards.append(card)
+    return jnp.stack(cards)
 
 
 def init(key: jax.Array) -> State:
