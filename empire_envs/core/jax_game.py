@@ -29,15 +29,40 @@ import numpy as np
 
 T = TypeVar("T")
 
-#: the fields every twin's state has, named as pgx names them
-PGX_FIELDS = ("current_player", "observation", "rewards", "terminated", "truncated", "legal_action_mask")
 
-
+@dataclasses.dataclass(frozen=True)
 class JaxState:
-    """Base of the twins' states: pgx's ``state.replace(**changes)``."""
+    """Base of the twins' states: the fields pgx names (a game's own fields follow them), and
+    pgx's ``state.replace(**changes)``."""
+
+    current_player: jax.Array
+    observation: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    legal_action_mask: jax.Array
+    step_count: jax.Array
 
     def replace(self: T, **changes: Any) -> T:
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+
+#: the fields every twin's state has, named as pgx names them (``JaxState`` declares them)
+PGX_FIELDS = tuple(field.name for field in dataclasses.fields(JaxState))
+
+
+def fresh_pgx_fields(observation_size: int, num_actions: int) -> dict[str, jax.Array]:
+    """The pgx fields of a game before its first decision (seat 0, no reward, nothing ended);
+    the game then writes its observation and mask."""
+    return {
+        "current_player": jnp.int32(0),
+        "observation": jnp.zeros(observation_size, dtype=jnp.float32),
+        "rewards": jnp.zeros(1, dtype=jnp.float32),
+        "terminated": jnp.bool_(False),
+        "truncated": jnp.bool_(False),
+        "legal_action_mask": jnp.zeros(num_actions, dtype=jnp.bool_),
+        "step_count": jnp.int32(0),
+    }
 
 
 def jax_state(cls: type[T]) -> type[T]:

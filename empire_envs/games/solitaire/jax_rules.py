@@ -32,7 +32,16 @@ import jax.numpy as jnp
 import numpy as np
 
 from ...core.cards import NUM_CARDS, NUM_RANKS
-from ...core.jax_game import JaxRules, JaxState, clear_bit, full_bit_set, jax_state, nth_set_bit, scaled_draw
+from ...core.jax_game import (
+    JaxRules,
+    JaxState,
+    clear_bit,
+    fresh_pgx_fields,
+    full_bit_set,
+    jax_state,
+    nth_set_bit,
+    scaled_draw,
+)
 from . import actions as A
 from . import observe as O
 from .config import MAX_CAPTURES, SolitaireConfig
@@ -60,14 +69,6 @@ class State(JaxState):
     out: jax.Array
     num_out: jax.Array
     outcome: jax.Array
-    # pgx's fields
-    current_player: jax.Array
-    observation: jax.Array
-    rewards: jax.Array
-    terminated: jax.Array
-    truncated: jax.Array
-    legal_action_mask: jax.Array
-    step_count: jax.Array
 
 
 # --------------------------------------------------------------------------- captures
@@ -164,13 +165,7 @@ def _deal(order: jax.Array) -> State:
         out=jnp.zeros(NUM_CARDS, dtype=jnp.bool_),
         num_out=jnp.int8(0),
         outcome=jnp.int8(ONGOING),
-        current_player=jnp.int32(0),
-        observation=jnp.zeros(O.OBSERVATION_SIZE, dtype=jnp.float32),
-        rewards=jnp.zeros(1, dtype=jnp.float32),
-        terminated=jnp.bool_(False),
-        truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_),
-        step_count=jnp.int32(0),
+        **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS),
     )
     state, _ = _settle(state)
     return state.replace(observation=observe(state))
@@ -271,16 +266,10 @@ def from_python(python: SolitaireState) -> State:
         out=jnp.asarray(np.isin(np.arange(NUM_CARDS), python.out)),
         num_out=jnp.int8(len(python.out)),
         outcome=jnp.int8(python.outcome),
-        current_player=jnp.int32(0),
-        observation=jnp.zeros(O.OBSERVATION_SIZE, dtype=jnp.float32),
-        rewards=jnp.zeros(1, dtype=jnp.float32),
-        terminated=jnp.bool_(python.outcome != ONGOING),
-        truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_),
-        step_count=jnp.int32(0),
+        **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS),
     )
     mask = _legal_mask(state, _targets(state.grid)[0])
-    state = state.replace(legal_action_mask=mask)
+    state = state.replace(legal_action_mask=mask, terminated=jnp.bool_(python.outcome != ONGOING))
     return state.replace(observation=observe(state))
 
 

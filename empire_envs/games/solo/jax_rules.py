@@ -48,7 +48,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ...core.cards import ACE, CLUBS, JACK, KING, NUM_CARDS, NUM_RANKS, QUEEN, SPADES, is_black, rank_of
-from ...core.jax_game import JaxRules, JaxState, jax_state, nth_member, scaled_draw
+from ...core.jax_game import JaxRules, JaxState, fresh_pgx_fields, jax_state, nth_member, scaled_draw
 from . import actions as A
 from . import observe as O
 from .config import SoloConfig
@@ -139,14 +139,6 @@ class State(JaxState):
     draws: jax.Array
     outcome: jax.Array
     shaping_paid: jax.Array
-    # pgx's fields
-    current_player: jax.Array
-    observation: jax.Array
-    rewards: jax.Array
-    terminated: jax.Array
-    truncated: jax.Array
-    legal_action_mask: jax.Array
-    step_count: jax.Array
 
 
 def _raw_key(key: jax.Array) -> jax.Array:
@@ -663,13 +655,7 @@ def make_init(config: SoloConfig):
             draws=jnp.int32(0),
             outcome=jnp.int8(ONGOING),
             shaping_paid=jnp.float32(0.0),
-            current_player=jnp.int32(0),
-            observation=jnp.zeros(O.OBSERVATION_SIZE, dtype=jnp.float32),
-            rewards=jnp.zeros(1, dtype=jnp.float32),
-            terminated=jnp.bool_(False),
-            truncated=jnp.bool_(False),
-            legal_action_mask=jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_),
-            step_count=jnp.int32(0),
+            **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS),
         )
         state, _ = _follow_up(state, jnp.int32(BEGIN_TURN), turn_key, merge_in_battle, limit)
         return _finish_state(state, merge_in_battle, limit)
@@ -742,13 +728,7 @@ def from_python(python: SoloState, deck_key: jax.Array) -> State:
         draws=jnp.int32(python.draws),
         outcome=jnp.int8(python.outcome),
         shaping_paid=jnp.float32(python.shaping_paid),
-        current_player=jnp.int32(0),
-        observation=jnp.zeros(O.OBSERVATION_SIZE, dtype=jnp.float32),
-        rewards=jnp.zeros(1, dtype=jnp.float32),
-        terminated=jnp.bool_(False),
-        truncated=jnp.bool_(False),
-        legal_action_mask=jnp.zeros(A.NUM_ACTIONS, dtype=jnp.bool_),
-        step_count=jnp.int32(0),
+        **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS),
     )
     return _finish_state(state, bool(config.merge_in_battle), int(config.length_limit))
 
