@@ -46,6 +46,7 @@ def test_generated_tree_has_every_page(tmp_path: Path) -> None:
         assert copy.read_text(encoding="utf-8").splitlines()[0] == rules.read_text(encoding="utf-8").splitlines()[0]
     assert (src / "index.md").is_file()
     assert (src / "adding_a_game.md").is_file(), "the how-to for adding a game is not in the tree"
+    assert (src / "jax.md").is_file(), "the batched JAX page is not in the tree"
     api = (src / "api.md").read_text(encoding="utf-8")
     assert not re.search(r"(?m)^:::", api), "a ::: directive of docs/site_src/api.md was left"
 
@@ -91,6 +92,7 @@ def test_mkdocs_strict_build(tmp_path: Path) -> None:
         "api/index.html",
         "training/index.html",
         "adding_a_game/index.html",
+        "jax/index.html",
         "environments/index.html",
     ):
         assert (site / page).is_file(), page

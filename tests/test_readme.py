@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 import pytest
 
 from empire_envs.registry import GAMES
@@ -17,7 +18,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCK_MARKERS = {
     'gym.make("empire_envs/EmpireSolo-v0", render_mode="ansi")': "test_gymnasium_quickstart_runs",
     "MaskablePPO": "test_maskable_ppo_block_trains_and_plays_through_wrappers",
-    "gym.make_vec(": "test_vector_block_plays_through_autoreset_sync_and_async",
+    'vectorization_mode="sync"': "test_vector_block_plays_through_autoreset_sync_and_async",
+    'vectorization_mode="vector_entry_point"': "test_batched_jax_block_gives_the_jax_vector_env",
     'pettingzoo.make("aec"': "test_pettingzoo_quickstart_runs",
 }
 
@@ -70,7 +72,7 @@ def test_maskable_ppo_block_trains_and_plays_through_wrappers(capsys):
 def test_vector_block_plays_through_autoreset_sync_and_async(capsys):
     """The README's make_vec loop, as printed (sync) and with ``"async"`` put in its place: masked
     sampling keeps working across the episode ends of every copy."""
-    block = block_with("gym.make_vec(")
+    block = block_with('vectorization_mode="sync"')
     as_printed = 'vectorization_mode="sync"'
     assert block.count(as_printed) == 1
     for mode in ("sync", "async"):
@@ -79,6 +81,19 @@ def test_vector_block_plays_through_autoreset_sync_and_async(capsys):
         outcomes = namespace["outcomes"]
         assert len(outcomes) >= 20 and set(outcomes) <= {"won", "lost", "truncated"}, (mode, outcomes)
         assert f"of {len(outcomes)} episodes won" in capsys.readouterr().out
+
+
+def test_batched_jax_block_gives_the_jax_vector_env():
+    """The README's batched block as printed (4,096 games) returns the JAX VectorEnv, its masks
+    int8, one row per game, none empty."""
+    pytest.importorskip("jax")
+    from empire_envs.jax import JaxVectorEnv
+
+    namespace = run_block(block_with('vectorization_mode="vector_entry_point"'))
+    assert isinstance(namespace["envs"], JaxVectorEnv)
+    mask = namespace["info"]["action_mask"]
+    assert namespace["obs"].shape == (4096, 207) and mask.shape == (4096, 68) and mask.dtype == np.int8
+    assert mask.any(axis=1).all()
 
 
 def test_pettingzoo_quickstart_runs(capsys):

@@ -14,7 +14,7 @@ The tree holds:
   table lists them, with the API, players, spaces (read from a built env), variant settings,
   summary, the game's rules page (``GameEntry.rules_page``) and the docstring of its env class,
   whose reST simple tables become Markdown tables;
-- ``rules/``, ``training.md``, ``adding_a_game.md``, ``benchmarks/``, ``images/``: copies of
+- ``rules/``, ``training.md``, ``adding_a_game.md``, ``jax.md``, ``benchmarks/``, ``images/``: copies of
   ``docs/`` (the originals are never edited; relative links are checked and rewritten in the
   copies);
 - ``api.md``: ``docs/site_src/api.md`` with each ``::: dotted.path`` line replaced by that object's
@@ -45,6 +45,7 @@ COPIED = (
     ("rules", "rules"),
     ("training.md", "training.md"),
     ("adding_a_game.md", "adding_a_game.md"),
+    ("jax.md", "jax.md"),
     ("benchmarks", "benchmarks"),
     ("images", "images"),
 )
