@@ -50,18 +50,26 @@ def _load(path: str) -> Any:
 
 
 #: spec prefixes of agents loaded from a file: ``ppo:PATH`` (a MaskablePPO ``.zip``), ``rllib:PATH``
-#: (an RLlib checkpoint, needs the ``distributed`` extra)
+#: (an RLlib checkpoint, needs the ``distributed`` extra), ``jaxppo:PATH`` (a ``policy.npz`` of the
+#: compiled PPO trainer, played with numpy) and ``pretrained:ENV_ID`` (such a policy shipped with
+#: the package)
 FILE_AGENTS: dict[str, str] = {
     "ppo": "empire_envs.agents.ppo:PPOAgent",
     "rllib": "empire_envs.agents.rllib_agent:RLlibAgent",
+    "jaxppo": "empire_envs.agents.jax_ppo:JaxPPOAgent",
+    "pretrained": "empire_envs.agents.jax_ppo:pretrained_agent",
 }
+#: what follows a prefix of ``FILE_AGENTS`` when it is not a path
+_FILE_AGENT_ARGUMENT = {"pretrained": "ENV_ID"}
 
 
 def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: Any) -> Agent:
     """An agent from its spec.
 
     ``random`` for any game; one of the game's own names (``agent_names``); ``ppo:PATH`` for a
-    MaskablePPO model saved by ``experiments/train.py`` (needs the ``train`` extra); or
+    MaskablePPO model saved by ``experiments/train.py`` (needs the ``train`` extra);
+    ``jaxppo:PATH`` for a ``policy.npz`` of ``train --backend jax`` (numpy only);
+    ``pretrained:ENV_ID`` for the policy of that id shipped with the package; or
     ``package.module:ClassName`` for an ``Agent`` subclass of your own. ``settings`` are keyword
     arguments for a game's own agent or your class (e.g. ``iterations=50`` for ``ismcts``).
     """
@@ -78,14 +86,16 @@ def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: A
     prefix, sep, rest = spec.partition(":")
     if sep and prefix in FILE_AGENTS:
         if not rest:
-            raise ValueError(f"agent spec {spec!r} names no file; write {prefix}:PATH")
+            raise ValueError(
+                f"agent spec {spec!r} names no file; write {prefix}:{_FILE_AGENT_ARGUMENT.get(prefix, 'PATH')}"
+            )
         return _load(FILE_AGENTS[prefix])(rest)
     if sep and rest:  # module:Class, a top-level module or a dotted one
         return _load_user_agent(spec, settings)
     raise ValueError(
         f"unknown agent {spec!r} for {game_name!r}; known agents: "
         f"{', '.join(agent_names(game_name))}, "
-        f"{', '.join(p + ':PATH' for p in FILE_AGENTS)}, or package.module:ClassName"
+        f"{', '.join(p + ':' + _FILE_AGENT_ARGUMENT.get(p, 'PATH') for p in FILE_AGENTS)}, or package.module:ClassName"
     )
 
 
