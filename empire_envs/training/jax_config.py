@@ -1,0 +1,161 @@
+"""The configuration of a compiled PPO run (``python -m empire_envs train --backend jax``):
+``JaxTrainConfig``, read from TOML and overrides exactly as the MaskablePPO ``TrainConfig`` is
+(``training.config``: an unknown key or a value of the wrong type is an error naming the key).
+``experiments/configs/jax/`` holds examples. Nothing here needs jax.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+from ..agents.jax_ppo import ACTIVATIONS
+from .config import _apply as apply_table
+
+
+@dataclass
+class JaxPPOSettings:
+    """PPO hyperparameters. One update collects ``num_envs x num_steps`` decisions, then makes
+    ``update_epochs`` passes over them in ``num_minibatches`` minibatches each."""
+
+    num_steps: int = 64  # decisions per game slot between two updates
+    learning_rate: float = 3e-4
+    anneal_lr: bool = True  # decrease the learning rate linearly to 0 over the run
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    update_epochs: int = 4
+    num_minibatches: int = 8
+    hidden_sizes: list[int] = field(default_factory=lambda: [64, 64])  # per network (actor, critic)
+    activation: str = "tanh"
+
+
+@dataclass
+class JaxEvalSettings:
+    """A compiled greedy evaluation every ``freq`` timesteps (and at the end; 0 turns it off):
+    ``episodes`` games played to their end by the most likely legal action, the same deals each
+    time (the twin's deals: not the Python env's deals of ``python -m empire_envs evaluate``)."""
+
+    freq: int = 1_000_000
+    episodes: int = 1000
+
+
+@dataclass
+class JaxCheckpointSettings:
+    """A policy file saved every ``freq`` timesteps under ``checkpoints/`` (0 turns it off)."""
+
+    freq: int = 0
+
+
+@dataclass
+class JaxTrainConfig:
+    """One compiled PPO run on a game with a JAX twin (``empire_envs.jax.twin_ids()``)."""
+
+    env_id: str = "empire_envs/EmpireSolo-v0"
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    total_timesteps: int = 5_000_000
+    seed: int = 0
+    num_envs: int = 1024  # games stepped together
+    output_dir: str = ""
+    progress_bar: bool = True
+    log_freq: int = 250_000  # timesteps between two rows of progress.csv (one compiled call each)
+    ppo: JaxPPOSettings = field(default_factory=JaxPPOSettings)
+    eval: JaxEvalSettings = field(default_factory=JaxEvalSettings)
+    checkpoint: JaxCheckpointSettings = field(default_factory=JaxCheckpointSettings)
+
+    @property
+    def steps_per_update(self) -> int:
+        return self.num_envs * self.ppo.num_steps
+
+    @property
+    def num_updates(self) -> int:
+        """Updates in the run: enough for ``total_timesteps`` (the last one may pass it)."""
+        return -(-self.total_timesteps // self.steps_per_update)
+
+    def validate(self) -> None:
+        ppo = self.ppo
+        positive = {
+            "num_envs": self.num_envs,
+            "log_freq": self.log_freq,
+            "ppo.num_steps": ppo.num_steps,
+            "ppo.update_epochs": ppo.update_epochs,
+            "ppo.num_minibatches": ppo.num_minibatches,
+            "eval.episodes": self.eval.episodes,
+        }
+        for name, value in positive.items():
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, got {value}")
+        for name, value in {
+            "total_timesteps": self.total_timesteps,  # 0 saves the untrained policy
+            "eval.freq": self.eval.freq,
+            "checkpoint.freq": self.checkpoint.freq,
+        }.items():
+            if value < 0:
+                raise ValueError(f"{name} must be 0 (off) or positive, got {value}")
+        if self.steps_per_update % ppo.num_minibatches:
+            raise ValueError(
+                f"num_envs x ppo.num_steps ({self.steps_per_update}) must split into "
+                f"ppo.num_minibatches ({ppo.num_minibatches}) equal minibatches"
+            )
+        if ppo.activation not in ACTIVATIONS:
+            raise ValueError(f"ppo.activation must be one of {list(ACTIVATIONS)}, got {ppo.activation!r}")
+        if not ppo.hidden_sizes or any(
+            not isinstance(w, int) or isinstance(w, bool) or w < 1 for w in ppo.hidden_sizes
+        ):
+            raise ValueError(f"ppo.hidden_sizes must list positive layer widths, got {ppo.hidden_sizes}")
+        for name, share in {"ppo.gamma": ppo.gamma, "ppo.gae_lambda": ppo.gae_lambda}.items():
+            if not 0.0 <= share <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {share}")
+        for name, size in {
+            "ppo.learning_rate": ppo.learning_rate,
+            "ppo.clip_range": ppo.clip_range,
+            "ppo.max_grad_norm": ppo.max_grad_norm,
+        }.items():
+            if size <= 0:
+                raise ValueError(f"{name} must be positive, got {size}")
+
+
+def load_jax_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = ()) -> JaxTrainConfig:
+    """The defaults, then the TOML file, then ``(dotted.key, value)`` overrides; validated."""
+    config = JaxTrainConfig()
+    if path is not None:
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"no config file at {str(path)!r}")
+        try:
+            data = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{path}: not valid TOML: {error}") from None
+        try:
+            apply_table(config, data, "")
+        except ValueError as error:
+            raise ValueError(f"{path}: {error} (a --backend jax config; see experiments/configs/jax/)") from None
+    for dotted, value in overrides:
+        if dotted.startswith("env_kwargs."):  # a free-form table: add the key, do not check it
+            config.env_kwargs = {**config.env_kwargs, dotted.split(".", 1)[1]: value}
+            continue
+        *sections, key = dotted.split(".")
+        nested: dict[str, Any] = {key: value}
+        for section in reversed(sections):
+            nested = {section: nested}
+        apply_table(config, nested, "")
+    config.validate()
+    return config
+
+
+def default_jax_output_dir(config: JaxTrainConfig) -> Path:
+    """``runs/<env>-jax-seed<seed>``: where a run goes without ``output_dir``."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", config.env_id.split("/")[-1]).strip("-")
+    return Path("runs") / f"{name}-jax-seed{config.seed}"

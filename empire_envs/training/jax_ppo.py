@@ -1,0 +1,599 @@
+"""Compiled PPO on the batched JAX twins: env and learner in one XLA program (the PureJaxRL design).
+
+``python -m empire_envs train --backend jax`` runs ``train`` with a ``JaxTrainConfig``
+(``training.jax_config``; ``experiments/configs/jax/`` holds examples). Needs the ``jax`` extra
+(jax, flax, optax).
+
+One update, all inside ``jit``:
+
+1. **Rollout**: a ``lax.scan`` of ``num_steps`` batched steps. Each step runs the actor-critic
+   MLP on every game's observation, masks the logits (an illegal action gets
+   ``MASKED_LOGIT``, as sb3-contrib's MaskablePPO does, so it has probability 0), samples one
+   action per game, steps ``jax.vmap(env.step)`` and deals new games in place of the finished
+   ones (``reset_finished``). A game that ends by truncation is treated as ended (no bootstrap).
+2. **GAE** over the rollout (a reverse ``lax.scan``), bootstrapped from the value of the states
+   the rollout stopped in.
+3. **Updates**: ``update_epochs`` passes over the shuffled batch in ``num_minibatches``
+   minibatches; the clipped PPO objective on the masked distribution, squared-error value loss,
+   entropy bonus; Adam with gradient-norm clipping and (``anneal_lr``) a learning rate falling
+   linearly to 0.
+
+``Trainer.train_updates(runner, n)`` runs ``n`` updates in one compiled call (``n`` is an
+argument, not a constant: any chunk size uses the same compiled program), so the host loop
+(``train``) calls it in chunks: between chunks it writes ``progress.csv``, shows the progress
+bar, runs the compiled greedy evaluation (``Trainer.evaluate``) and saves checkpoints. Every
+random number comes from the run's seed: the same seed gives the same parameters, whatever the
+chunk sizes.
+
+The run directory gets ``config.json``, ``progress.csv``, ``checkpoints/policy_<steps>.npz``,
+the final ``policy.npz`` (the format of ``empire_envs.agents.jax_ppo``, played with numpy as
+``jaxppo:RUN/policy.npz``), ``learning_curve.png`` (when matplotlib is installed) and
+``summary.json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import importlib.util
+import json
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import empire_envs.jax as empire_jax
+
+from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
+from .jax_config import JaxTrainConfig
+from .plots import read_progress
+
+ACTIVATION_FUNCTIONS: dict[str, Callable[[jax.Array], jax.Array]] = {"tanh": jnp.tanh, "relu": jax.nn.relu}
+#: the columns of progress.csv, in order
+PROGRESS_COLUMNS = (
+    "timesteps",
+    "updates",
+    "wall_s",
+    "steps_per_s",
+    "episodes",
+    "episode_return",
+    "win_rate",
+    "illegal_actions",
+    "eval_win_rate",
+    "eval_return",
+    "eval_unfinished",
+    "learning_rate",
+    "policy_loss",
+    "value_loss",
+    "entropy",
+    "approx_kl",
+    "clip_fraction",
+)
+
+
+class ActorCritic(nn.Module):
+    """Two MLPs on the observation: the actor's logits (one per action) and the critic's value.
+    Layers are named ``actor_<i>`` / ``critic_<i>`` (``actor/<i>`` in a policy file)."""
+
+    num_actions: int
+    hidden_sizes: tuple[int, ...]
+    activation: str = "tanh"
+
+    @nn.compact
+    def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
+        activation = ACTIVATION_FUNCTIONS[self.activation]
+        # orthogonal weights, zero biases, small policy and unit value outputs: the usual PPO start
+        hidden_init = nn.initializers.orthogonal(math.sqrt(2.0))
+        logits = observation
+        value = observation
+        for index, width in enumerate(self.hidden_sizes):
+            logits = activation(nn.Dense(width, kernel_init=hidden_init, name=f"actor_{index}")(logits))
+            value = activation(nn.Dense(width, kernel_init=hidden_init, name=f"critic_{index}")(value))
+        last = len(self.hidden_sizes)
+        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01), name=f"actor_{last}")(logits)
+        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0), name=f"critic_{last}")(value)
+        return logits, value[..., 0]
+
+
+def masked_logits(logits: jax.Array, mask: jax.Array) -> jax.Array:
+    """The logits with every illegal action at ``MASKED_LOGIT`` (probability 0 after a softmax)."""
+    return jnp.where(mask, logits, MASKED_LOGIT)
+
+
+class Runner(NamedTuple):
+    """Everything a run carries from one update to the next (a pytree)."""
+
+    params: Any
+    opt_state: Any
+    env_state: Any
+    episode_return: jax.Array  # the return so far of the game in each slot
+    key: jax.Array
+    updates: jax.Array  # updates done
+
+
+class Transition(NamedTuple):
+    """One batched step of a rollout (every field has the batch as its first axis)."""
+
+    observation: jax.Array
+    mask: jax.Array
+    action: jax.Array
+    log_prob: jax.Array
+    value: jax.Array
+    reward: jax.Array
+    done: jax.Array
+
+
+class RolloutStats(NamedTuple):
+    """Sums over the games that ended in a rollout."""
+
+    episodes: jax.Array
+    wins: jax.Array
+    returns: jax.Array
+    illegal: jax.Array
+
+
+class LossStats(NamedTuple):
+    """Sums over minibatch updates (divide by ``minibatches``)."""
+
+    policy_loss: jax.Array
+    value_loss: jax.Array
+    entropy: jax.Array
+    approx_kl: jax.Array
+    clip_fraction: jax.Array
+    minibatches: jax.Array
+
+
+def _zeros(kind: type[Any]) -> Any:
+    return kind(*(jnp.zeros((), jnp.float32) for _ in kind._fields))
+
+
+def _add(left: Any, right: Any) -> Any:
+    return jax.tree_util.tree_map(jnp.add, left, right)
+
+
+class Trainer:
+    """The compiled pieces of one run: ``init``, ``collect``, ``train_updates``, ``evaluate``
+    (jitted; each compiles on its first call) and the network (``network``, ``params_to_arrays``)."""
+
+    def __init__(self, config: JaxTrainConfig) -> None:
+        config.validate()
+        self.config = config
+        self.env = empire_jax.make(config.env_id, **config.env_kwargs)
+        rules = self.env.rules
+        self.observation_size = int(rules.observation_size)
+        self.num_actions = int(rules.num_actions)
+        self.won = rules.outcome_names.index("won")
+        self.illegal = rules.outcome_names.index("illegal action")
+        self.max_game_length = int(rules.game.max_game_length(rules.config))
+        ppo = config.ppo
+        self.network = ActorCritic(self.num_actions, tuple(int(w) for w in ppo.hidden_sizes), ppo.activation)
+        self.optimizer_steps = max(1, config.num_updates) * ppo.update_epochs * ppo.num_minibatches
+        self.schedule = (
+            optax.linear_schedule(ppo.learning_rate, 0.0, self.optimizer_steps)
+            if ppo.anneal_lr
+            else optax.constant_schedule(ppo.learning_rate)
+        )
+        self.optimizer = optax.chain(optax.clip_by_global_norm(ppo.max_grad_norm), optax.adam(self.schedule, eps=1e-5))
+        self.spare = max(1, config.num_envs // 8)
+        self.init = jax.jit(self._init)
+        self.collect = jax.jit(self._collect)
+        self.train_updates = jax.jit(self._train_updates)
+        self.evaluate = jax.jit(self._evaluate)
+
+    # ------------------------------------------------------------------ the compiled pieces
+
+    def forward(self, params: Any, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """The actor's logits (unmasked) and the critic's value of a batch of observations."""
+        output: Any = self.network.apply(params, observation)
+        return output
+
+    def _init(self, key: jax.Array) -> Runner:
+        key, net_key, deal_key = jax.random.split(key, 3)
+        params = self.network.init(net_key, jnp.zeros((self.observation_size,), jnp.float32))
+        env_state = jax.vmap(self.env.init)(jax.random.split(deal_key, self.config.num_envs))
+        return Runner(
+            params=params,
+            opt_state=self.optimizer.init(params),
+            env_state=env_state,
+            episode_return=jnp.zeros(self.config.num_envs, jnp.float32),
+            key=key,
+            updates=jnp.int32(0),
+        )
+
+    def _env_step(self, runner: Runner, _: Any) -> tuple[Runner, tuple[Transition, RolloutStats]]:
+        state = runner.env_state
+        key, act_key, step_key, deal_key = jax.random.split(runner.key, 4)
+        logits, value = self.forward(runner.params, state.observation)
+        logits = masked_logits(logits, state.legal_action_mask)
+        action = jax.random.categorical(act_key, logits)
+        log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
+        stepped = jax.vmap(self.env.step)(state, action, jax.random.split(step_key, self.config.num_envs))
+        reward = stepped.rewards[:, 0]
+        done = stepped.terminated | stepped.truncated
+        episode_return = runner.episode_return + reward
+        stats = RolloutStats(
+            episodes=done.sum().astype(jnp.float32),
+            wins=(done & (stepped.outcome == self.won)).sum().astype(jnp.float32),
+            returns=jnp.where(done, episode_return, 0.0).sum(),
+            illegal=(done & (stepped.outcome == self.illegal)).sum().astype(jnp.float32),
+        )
+        transition = Transition(state.observation, state.legal_action_mask, action, log_prob, value, reward, done)
+        runner = runner._replace(
+            env_state=empire_jax.reset_finished(self.env, stepped, deal_key, self.spare),
+            episode_return=jnp.where(done, 0.0, episode_return),
+            key=key,
+        )
+        return runner, (transition, stats)
+
+    def _collect(self, runner: Runner) -> tuple[Runner, Transition, RolloutStats]:
+        """``num_steps`` batched steps of the current policy: the transitions ``[steps, games]``
+        and the sums over the games that ended."""
+        runner, (transitions, stats) = jax.lax.scan(self._env_step, runner, None, length=self.config.ppo.num_steps)
+        return runner, transitions, jax.tree_util.tree_map(jnp.sum, stats)
+
+    def _advantages(self, transitions: Transition, last_value: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """GAE advantages and the value targets (advantage + value), ``[steps, games]``."""
+        gamma, lam = self.config.ppo.gamma, self.config.ppo.gae_lambda
+
+        def backwards(carry: tuple[jax.Array, jax.Array], step: Transition) -> tuple[Any, jax.Array]:
+            advantage, next_value = carry
+            going_on = 1.0 - step.done.astype(jnp.float32)
+            delta = step.reward + gamma * next_value * going_on - step.value
+            advantage = delta + gamma * lam * going_on * advantage
+            return (advantage, step.value), advantage
+
+        _, advantages = jax.lax.scan(backwards, (jnp.zeros_like(last_value), last_value), transitions, reverse=True)
+        return advantages, advantages + transitions.value
+
+    def _loss(
+        self, params: Any, batch: Transition, advantages: jax.Array, targets: jax.Array
+    ) -> tuple[jax.Array, LossStats]:
+        ppo = self.config.ppo
+        logits, value = self.forward(params, batch.observation)
+        log_probs = jax.nn.log_softmax(masked_logits(logits, batch.mask))
+        log_prob = jnp.take_along_axis(log_probs, batch.action[:, None], axis=1)[:, 0]
+        log_ratio = log_prob - batch.log_prob
+        ratio = jnp.exp(log_ratio)
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+        clipped = jnp.clip(ratio, 1.0 - ppo.clip_range, 1.0 + ppo.clip_range)
+        policy_loss = -jnp.minimum(ratio * advantages, clipped * advantages).mean()
+        value_loss = jnp.square(targets - value).mean()
+        # masked actions have probability exactly 0 (and a finite log), so they add 0 here
+        entropy = -(jnp.exp(log_probs) * log_probs).sum(axis=-1).mean()
+        total = policy_loss + ppo.vf_coef * value_loss - ppo.ent_coef * entropy
+        stats = LossStats(
+            policy_loss=policy_loss,
+            value_loss=value_loss,
+            entropy=entropy,
+            approx_kl=((ratio - 1.0) - log_ratio).mean(),
+            clip_fraction=(jnp.abs(ratio - 1.0) > ppo.clip_range).mean(),
+            minibatches=jnp.float32(1.0),
+        )
+        return total, stats
+
+    def _epoch(self, carry: tuple[Any, Any, jax.Array], data: tuple[Transition, jax.Array, jax.Array]) -> Any:
+        params, opt_state, key = carry
+        ppo = self.config.ppo
+        key, shuffle_key = jax.random.split(key)
+        size = self.config.steps_per_update
+        order = jax.random.permutation(shuffle_key, size)
+
+        def minibatches(leaf: jax.Array) -> jax.Array:
+            flat = leaf.reshape((size, *leaf.shape[2:]))
+            return jnp.take(flat, order, axis=0).reshape((ppo.num_minibatches, -1, *leaf.shape[2:]))
+
+        def one_minibatch(state: tuple[Any, Any], minibatch: Any) -> tuple[tuple[Any, Any], LossStats]:
+            params, opt_state = state
+            grads, stats = jax.grad(self._loss, has_aux=True)(params, *minibatch)
+            updates, opt_state = self.optimizer.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), stats
+
+        (params, opt_state), stats = jax.lax.scan(
+            one_minibatch, (params, opt_state), jax.tree_util.tree_map(minibatches, data)
+        )
+        return (params, opt_state, key), jax.tree_util.tree_map(jnp.sum, stats)
+
+    def _update(self, runner: Runner) -> tuple[Runner, RolloutStats, LossStats]:
+        """One PPO update: a rollout, GAE, ``update_epochs`` epochs of minibatch steps."""
+        runner, transitions, rollout_stats = self._collect(runner)
+        _, last_value = self.forward(runner.params, runner.env_state.observation)
+        advantages, targets = self._advantages(transitions, last_value)
+        key, update_key = jax.random.split(runner.key)
+        (params, opt_state, _), loss_stats = self._epochs(runner, transitions, advantages, targets, update_key)
+        runner = runner._replace(params=params, opt_state=opt_state, key=key, updates=runner.updates + 1)
+        return runner, rollout_stats, loss_stats
+
+    def _epochs(
+        self, runner: Runner, transitions: Transition, advantages: jax.Array, targets: jax.Array, key: jax.Array
+    ) -> tuple[tuple[Any, Any, jax.Array], LossStats]:
+        data = (transitions, advantages, targets)
+
+        def one_epoch(carry: tuple[Any, Any, jax.Array], _: Any) -> Any:
+            return self._epoch(carry, data)
+
+        carry, stats = jax.lax.scan(
+            one_epoch, (runner.params, runner.opt_state, key), None, length=self.config.ppo.update_epochs
+        )
+        return carry, jax.tree_util.tree_map(jnp.sum, stats)
+
+    def _train_updates(self, runner: Runner, count: jax.Array) -> tuple[Runner, RolloutStats, LossStats]:
+        """``count`` updates (a traced number: one compiled program serves every chunk size),
+        with the rollout and loss sums over them."""
+
+        def body(_: jax.Array, carry: tuple[Runner, RolloutStats, LossStats]) -> Any:
+            runner, rollout_sums, loss_sums = carry
+            runner, rollout_stats, loss_stats = self._update(runner)
+            return runner, _add(rollout_sums, rollout_stats), _add(loss_sums, loss_stats)
+
+        return jax.lax.fori_loop(0, count, body, (runner, _zeros(RolloutStats), _zeros(LossStats)))
+
+    def _evaluate(self, params: Any, key: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+        """``eval.episodes`` games from ``key``, each played to its end by the most likely legal
+        action: (wins, summed return, games that ended)."""
+        episodes = self.config.eval.episodes
+        step_key, deal_key = jax.random.split(key)
+        state = jax.vmap(self.env.init)(jax.random.split(deal_key, episodes))
+
+        def going(carry: tuple[Any, jax.Array, jax.Array]) -> jax.Array:
+            state, _, steps = carry
+            return (~(state.terminated | state.truncated)).any() & (steps < self.max_game_length)
+
+        def step(carry: tuple[Any, jax.Array, jax.Array]) -> Any:
+            state, returns, steps = carry
+            logits, _ = self.forward(params, state.observation)
+            action = jnp.argmax(masked_logits(logits, state.legal_action_mask), axis=1)
+            keys = jax.random.split(jax.random.fold_in(step_key, steps), episodes)
+            state = jax.vmap(self.env.step)(state, action, keys)  # a finished game stays as it is
+            return state, returns + state.rewards[:, 0], steps + 1
+
+        state, returns, _ = jax.lax.while_loop(going, step, (state, jnp.zeros(episodes, jnp.float32), jnp.int32(0)))
+        done = state.terminated | state.truncated
+        return (done & (state.outcome == self.won)).sum(), returns.sum(), done.sum()
+
+    # ------------------------------------------------------------------ parameters as arrays
+
+    def params_to_arrays(self, params: Any) -> dict[str, np.ndarray]:
+        """The network's weights named as in a policy file (``actor/<i>/kernel`` ...)."""
+        arrays = {}
+        hidden = self.config.ppo.hidden_sizes
+        for network in ("actor", "critic"):
+            for prefix in layer_names(network, hidden):
+                layer = params["params"][prefix.replace("/", "_")]
+                arrays[f"{prefix}/kernel"] = np.asarray(layer["kernel"], dtype=np.float32)
+                arrays[f"{prefix}/bias"] = np.asarray(layer["bias"], dtype=np.float32)
+        return arrays
+
+    def save(self, path: Path, params: Any, timesteps: int) -> Path:
+        """A policy file of ``params`` (``empire_envs.agents.jax_ppo`` reads it)."""
+        config = self.config
+        metadata = {
+            "env_id": self.env.id,
+            "env_kwargs": config.env_kwargs,
+            "observation_size": self.observation_size,
+            "num_actions": self.num_actions,
+            "hidden_sizes": [int(w) for w in config.ppo.hidden_sizes],
+            "activation": config.ppo.activation,
+            "timesteps": int(timesteps),
+            "seed": config.seed,
+            "trainer": "empire_envs.training.jax_ppo",
+            "config": dataclasses.asdict(config),
+        }
+        return save_policy(path, self.params_to_arrays(params), metadata)
+
+    def learning_rate(self, updates: int) -> float:
+        """The learning rate after ``updates`` updates."""
+        ppo = self.config.ppo
+        return float(self.schedule(updates * ppo.update_epochs * ppo.num_minibatches))
+
+
+# ---------------------------------------------------------------------- the host loop
+
+
+def eval_key(seed: int) -> jax.Array:
+    """The key of the periodic evaluation's deals: the same deals at every evaluation of a run."""
+    return jax.random.fold_in(jax.random.PRNGKey(seed), 1_000_003)
+
+
+def chunk_plan(config: JaxTrainConfig) -> list[int]:
+    """The update counts of the compiled calls: about ``log_freq`` timesteps each, cut so that a
+    call ends on every evaluation and checkpoint timestep (multiples of their ``freq``)."""
+    per_update = config.steps_per_update
+    every = max(1, config.log_freq // per_update)
+    stops = {config.num_updates}
+    for freq in (config.eval.freq, config.checkpoint.freq):
+        if freq:
+            stops.update(range(max(1, freq // per_update), config.num_updates, max(1, freq // per_update)))
+    chunks, done = [], 0
+    while done < config.num_updates:
+        end = min(done + every, min(stop for stop in stops if stop > done))
+        chunks.append(end - done)
+        done = end
+    return chunks
+
+
+def _due(timesteps: int, previous: int, freq: int) -> bool:
+    return bool(freq) and timesteps // freq > previous // freq
+
+
+def train(
+    config: JaxTrainConfig, out: Path, log: Callable[[str], None] = print, trainer: Trainer | None = None
+) -> dict[str, Any]:
+    """Run one compiled PPO job; returns the summary also written to ``out/summary.json``.
+
+    ``trainer`` (a ``Trainer`` of this very config) reuses functions compiled before, as the
+    tests do; by default a new one is built."""
+    if trainer is None:
+        trainer = Trainer(config)
+    elif trainer.config != config:
+        raise ValueError("the trainer was built for another config")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps({"backend": "jax", **dataclasses.asdict(config)}, indent=2) + "\n")
+    per_update = config.steps_per_update
+    log(
+        f"training compiled PPO (jax {jax.__version__}, {jax.devices()[0].platform}) on {trainer.env.id} for "
+        f"{config.num_updates * per_update:,} timesteps ({config.num_updates} updates of {config.num_envs} games "
+        f"x {config.ppo.num_steps} steps), output in {out}"
+    )
+    start = time.perf_counter()
+    runner = trainer.init(jax.random.PRNGKey(config.seed))
+    # zero updates: only the compile (once per trainer; later calls of any chunk size reuse it)
+    jax.block_until_ready(trainer.train_updates(runner, jnp.int32(0)))
+    compile_s = time.perf_counter() - start
+    log(f"compiled in {compile_s:.1f} s")
+    eval_s = 0.0
+    bar = _progress_bar(config, config.num_updates * per_update)
+    rows: list[dict[str, Any]] = []
+    last_eval: dict[str, float] = {}
+    wall = 0.0
+    updates = 0
+    try:
+        for chunk in chunk_plan(config):
+            began = time.perf_counter()
+            runner, rollout, losses = trainer.train_updates(runner, jnp.int32(chunk))
+            jax.block_until_ready(runner)
+            seconds = time.perf_counter() - began
+            wall += seconds
+            previous, updates = updates * per_update, updates + chunk
+            timesteps = updates * per_update
+            row = _progress_row(trainer, timesteps, updates, wall, chunk * per_update / seconds, rollout, losses)
+            if config.eval.freq and (_due(timesteps, previous, config.eval.freq) or updates == config.num_updates):
+                began = time.perf_counter()
+                last_eval = _evaluation(trainer, runner.params)
+                eval_s += time.perf_counter() - began  # the first one compiles
+                row.update(last_eval)
+                log(
+                    f"eval at {timesteps:,} steps: {last_eval['eval_win_rate']:.1%} won, mean return "
+                    f"{last_eval['eval_return']:.3f} ({config.eval.episodes} greedy games)"
+                )
+            if _due(timesteps, previous, config.checkpoint.freq):
+                trainer.save(out / "checkpoints" / f"policy_{timesteps}.npz", runner.params, timesteps)
+            rows.append(row)
+            _write_progress(out / "progress.csv", rows)
+            if bar is not None:
+                bar.update(chunk * per_update)
+                bar.set_postfix_str(_postfix(row), refresh=True)
+    finally:
+        if bar is not None:
+            bar.close()
+    timesteps = updates * per_update
+    policy = trainer.save(out / "policy.npz", runner.params, timesteps)
+    summary: dict[str, Any] = {
+        "backend": "jax",
+        "env_id": trainer.env.id,
+        "env_kwargs": config.env_kwargs,
+        "timesteps": timesteps,
+        "num_envs": config.num_envs,
+        "compile_s": round(compile_s, 2),
+        "learn_wall_s": round(wall, 2),
+        "eval_s": round(eval_s, 2),
+        "env_steps_per_s": round(timesteps / wall, 1) if wall else 0.0,
+        "policy": str(policy),
+        "jax": jax.__version__,
+        "device": str(jax.devices()[0]),
+    }
+    if rows:
+        summary["last_rollout_win_rate"] = rows[-1]["win_rate"]
+    if last_eval:
+        summary["last_eval_win_rate"] = last_eval["eval_win_rate"]
+        summary["last_eval_return"] = last_eval["eval_return"]
+        summary["eval_episodes"] = config.eval.episodes
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if importlib.util.find_spec("matplotlib") is not None and rows:
+        plot_progress(out, title=f"compiled PPO on {trainer.env.id}")
+    return summary
+
+
+def _evaluation(trainer: Trainer, params: Any) -> dict[str, float]:
+    wins, returns, ended = trainer.evaluate(params, eval_key(trainer.config.seed))
+    episodes = trainer.config.eval.episodes
+    return {
+        "eval_win_rate": int(wins) / episodes,
+        "eval_return": float(returns) / episodes,
+        "eval_unfinished": episodes - int(ended),
+    }
+
+
+def _progress_row(
+    trainer: Trainer,
+    timesteps: int,
+    updates: int,
+    wall: float,
+    steps_per_s: float,
+    rollout: RolloutStats,
+    losses: LossStats,
+) -> dict[str, Any]:
+    episodes = float(rollout.episodes)
+    count = max(float(losses.minibatches), 1.0)
+    return {
+        "timesteps": timesteps,
+        "updates": updates,
+        "wall_s": round(wall, 3),
+        "steps_per_s": round(steps_per_s, 1),
+        "episodes": int(episodes),
+        "episode_return": float(rollout.returns) / episodes if episodes else math.nan,
+        "win_rate": float(rollout.wins) / episodes if episodes else math.nan,
+        "illegal_actions": int(rollout.illegal),
+        "learning_rate": trainer.learning_rate(updates),
+        **{name: float(getattr(losses, name)) / count for name in LossStats._fields if name != "minibatches"},
+    }
+
+
+def _write_progress(path: Path, rows: list[dict[str, Any]]) -> None:
+    """The whole CSV again (a few hundred rows at most), so a reader never sees half a row."""
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=PROGRESS_COLUMNS, extrasaction="ignore", restval="")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _postfix(row: dict[str, Any]) -> str:
+    text = f"{row['steps_per_s']:,.0f} steps/s, won {row['win_rate']:.1%} (rollout)"
+    if "eval_win_rate" in row:
+        text += f", {row['eval_win_rate']:.1%} (eval)"
+    return text
+
+
+def _progress_bar(config: JaxTrainConfig, total: int) -> Any:
+    if not config.progress_bar or importlib.util.find_spec("tqdm") is None:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="step", unit_scale=True, dynamic_ncols=True)
+
+
+def plot_progress(run_dir: Path, out: Path | None = None, title: str = "") -> Path:
+    """Episode return and win rate against timesteps (the rollouts' games and the greedy
+    evaluations) from ``progress.csv``; returns the PNG path."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = out if out is not None else run_dir / "learning_curve.png"
+    progress = read_progress(run_dir)
+    steps = progress["timesteps"]
+    figure, (ax_return, ax_win) = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True)
+    panels = ((ax_return, "episode_return", "eval_return", 1.0), (ax_win, "win_rate", "eval_win_rate", 100.0))
+    for axis, key, eval_key, scale in panels:
+        axis.plot(steps, scale * progress[key], "-", label="training (games ended in the rollouts)")
+        evaluated = progress.get(eval_key)
+        if evaluated is not None and (~np.isnan(evaluated)).any():
+            keep = ~np.isnan(evaluated)
+            axis.plot(steps[keep], scale * evaluated[keep], "o-", label="greedy evaluation")
+    ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
+    ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
+    for axis in (ax_return, ax_win):
+        axis.grid(alpha=0.3)
+        axis.legend(loc="best", fontsize="small")
+    if title:
+        figure.suptitle(title)
+    figure.savefig(out, dpi=100)
+    plt.close(figure)
+    return out
