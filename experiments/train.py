@@ -1,14 +1,17 @@
-"""Train MaskablePPO (sb3-contrib) on any environment of the package, solo or multiplayer.
+"""Train MaskablePPO (sb3-contrib) on any environment of the package, solo or multiplayer, or
+compiled PPO (``--backend jax``) on a solo game with a JAX twin.
 
-Usage (from the repository root; needs the ``train`` extra)::
+Usage (from the repository root; needs the ``train`` extra, or the ``jax`` extra for ``--backend jax``)::
 
     python experiments/train.py --config experiments/configs/solo.toml \
         [--env empire_envs/EmpireSoloShaped-v0] [--env-kwarg length_limit=500] [--timesteps 200000] \
         [--seed 1] [--n-envs 4] [--vec-env subproc] [--out runs/my-run] [--overwrite] \
         [--set ppo.learning_rate=1e-4 --set eval.episodes=200] [--no-progress]
+    python experiments/train.py --backend jax [--config experiments/configs/jax/solo.toml] ...
 
 The same as ``python -m empire_envs train`` (its ``--help`` lists the flags), except that the
-config defaults to ``experiments/configs/solo.toml``; the code is in ``empire_envs.training``.
+config defaults to ``experiments/configs/solo.toml`` (``configs/jax/solo.toml`` with ``--backend
+jax``); the code is in ``empire_envs.training``.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ from pathlib import Path
 
 from empire_envs.cli import main as cli_main
 
-DEFAULT_CONFIG = Path(__file__).resolve().parent / "configs" / "solo.toml"
+CONFIGS = Path(__file__).resolve().parent / "configs"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # a --config given on the command line comes later, so it wins
-    return cli_main(["train", "--config", str(DEFAULT_CONFIG), *(sys.argv[1:] if argv is None else argv)])
+    args = list(sys.argv[1:] if argv is None else argv)
+    jax = any(a == "--backend=jax" or (a == "--backend" and args[i + 1 : i + 2] == ["jax"]) for i, a in enumerate(args))
+    default = CONFIGS / ("jax/solo.toml" if jax else "solo.toml")
+    return cli_main(["train", "--config", str(default), *args])  # a --config given later wins
 
 
 if __name__ == "__main__":

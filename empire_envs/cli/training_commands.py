@@ -18,6 +18,7 @@ import gymnasium
 
 from ..evaluation.evaluate import parse_env_kwarg
 from ..training.config import TrainConfig, default_output_dir, load_config
+from ..training.jax_config import JaxTrainConfig, default_jax_output_dir, load_jax_config
 from ..training.rllib import POLICY_MODES
 from .common import CliError
 
@@ -42,13 +43,28 @@ def add_parsers(commands: Subparsers) -> None:
 def _add_train(commands: Subparsers) -> None:
     sub = commands.add_parser(
         "train",
-        help="train MaskablePPO (sb3-contrib) on any env, solo or multiplayer (the train extra)",
+        help="train MaskablePPO (sb3-contrib, the train extra) on any env, or compiled PPO (--backend jax, "
+        "the jax extra) on a solo game with a JAX twin",
         description="Train MaskablePPO on any environment of the package: a TOML config (keys as in "
         "empire_envs.training.config.TrainConfig; without --config its defaults), then the named "
         "flags, then any --set SECTION.KEY=VALUE. The run folder gets config.json, progress.csv, "
-        "eval/, checkpoints/, model.zip, learning_curve.png and summary.json.",
+        "eval/, checkpoints/, model.zip, learning_curve.png and summary.json. With --backend jax: "
+        "PPO compiled with its env into one JAX program, on the ids with a JAX twin (the solo and "
+        "Solitaire ids); config keys as in empire_envs.training.jax_config.JaxTrainConfig "
+        "(experiments/configs/jax/); the run folder gets config.json, progress.csv, checkpoints/, "
+        "policy.npz (plays as jaxppo:RUN/policy.npz), learning_curve.png and summary.json.",
     )
-    sub.add_argument("--config", default=None, help="TOML config (e.g. experiments/configs/solo.toml)")
+    sub.add_argument(
+        "--backend",
+        choices=["sb3", "jax"],
+        default="sb3",
+        help="sb3: MaskablePPO on the Python envs (default); jax: compiled PPO on the JAX twins",
+    )
+    sub.add_argument(
+        "--config",
+        default=None,
+        help="TOML config (e.g. experiments/configs/solo.toml; for --backend jax experiments/configs/jax/solo.toml)",
+    )
     sub.add_argument("--env", help="env id or package.module:factory (overrides env_id)")
     sub.add_argument(
         "--env-kwarg",
@@ -60,8 +76,8 @@ def _add_train(commands: Subparsers) -> None:
     )
     sub.add_argument("--timesteps", type=int, help="total_timesteps")
     sub.add_argument("--seed", type=int)
-    sub.add_argument("--n-envs", type=int)
-    sub.add_argument("--vec-env", choices=["dummy", "subproc"])
+    sub.add_argument("--n-envs", type=int, help="sb3 only (--backend jax: --set num_envs=N)")
+    sub.add_argument("--vec-env", choices=["dummy", "subproc"], help="sb3 only")
     sub.add_argument("--out", help="run directory (default runs/<env>-seed<seed>)")
     sub.add_argument("--overwrite", action="store_true", help="replace an existing run directory instead of refusing")
     sub.add_argument(
@@ -93,6 +109,32 @@ def train_config_from_args(args: argparse.Namespace) -> TrainConfig:
     return load_config(args.config, overrides + list(args.overrides))
 
 
+#: flags of the sb3 backend that the jax backend has no use for, with what to write instead
+SB3_ONLY_FLAGS = {
+    "n_envs": ("--n-envs", "the jax backend steps num_envs games together: --set num_envs=N"),
+    "vec_env": ("--vec-env", "the jax backend steps its games in one compiled program"),
+}
+
+
+def jax_config_from_args(args: argparse.Namespace) -> JaxTrainConfig:
+    """The ``--backend jax`` config: the file, then the named flags, then ``--set``; a flag that
+    only the sb3 backend has is an error."""
+    for attribute, (flag, instead) in SB3_ONLY_FLAGS.items():
+        if getattr(args, attribute) is not None:
+            raise ValueError(f"{flag} is a flag of the sb3 backend; {instead}")
+    named = {
+        "env_id": args.env,
+        "total_timesteps": args.timesteps,
+        "seed": args.seed,
+        "output_dir": args.out,
+    }
+    overrides = [(key, value) for key, value in named.items() if value is not None]
+    overrides += [(f"env_kwargs.{key}", value) for key, value in args.env_kwarg]
+    if args.no_progress:
+        overrides.append(("progress_bar", False))
+    return load_jax_config(args.config, overrides + list(args.overrides))
+
+
 def _fresh_run_folder(out: Path, overwrite: bool) -> None:
     """Refuse a folder that holds a run already, unless ``overwrite`` (then it is emptied)."""
     if out.exists() and any(out.iterdir()):
@@ -103,6 +145,8 @@ def _fresh_run_folder(out: Path, overwrite: bool) -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train, then print the summary and the command that evaluates the model."""
+    if args.backend == "jax":
+        return _train_jax(args)
     from ..training.train import train
 
     try:
@@ -119,6 +163,32 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"learning curve: {out / 'learning_curve.png'}")
     print(
         f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent random --agent ppo:{summary['model']}"
+    )
+    return 0
+
+
+def _train_jax(args: argparse.Namespace) -> int:
+    """``train --backend jax``: the compiled PPO run, then the summary and the evaluate command."""
+    try:
+        config = jax_config_from_args(args)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    out = Path(config.output_dir) if config.output_dir else default_jax_output_dir(config)
+    _fresh_run_folder(out, args.overwrite)
+    try:
+        from ..training.jax_ppo import train
+    except ImportError as error:
+        raise CliError(f"--backend jax needs the jax extra (pip install 'empire-envs[jax]'): {error}") from None
+    try:
+        summary = train(config, out)
+    except RUN_ERRORS as error:
+        raise CliError(f"{type(error).__name__}: {error}") from None
+    print(json.dumps(summary, indent=2))
+    if (out / "learning_curve.png").is_file():
+        print(f"learning curve: {out / 'learning_curve.png'}")
+    print(
+        f"evaluate: python -m empire_envs evaluate --env {summary['env_id']} --agent random "
+        f"--agent jaxppo:{summary['policy']}"
     )
     return 0
 
@@ -267,4 +337,4 @@ COMMANDS: dict[str, Command] = {
     "train-rllib": cmd_train_rllib,
 }
 
-__all__ = ["COMMANDS", "add_parsers", "train_config_from_args"]
+__all__ = ["COMMANDS", "add_parsers", "jax_config_from_args", "train_config_from_args"]
