@@ -111,6 +111,7 @@ def test_a_short_run_writes_its_files_without_nan(run):
         assert int(row["illegal_actions"]) == 0  # a sampled illegal action would end its game so
         assert float(row["entropy"]) > 0
     assert int(rows[-1]["episodes"]) > 0  # 8 random-ish solo games end within 128 decisions
+    assert float(rows[-1]["episode_length"]) >= 1
     assert [row["eval_win_rate"] != "" for row in rows] == [False, True, False, True]
     assert float(rows[-1]["learning_rate"]) == 0.0  # annealed linearly to 0 at the last update
     assert any(line.startswith("eval at 512 steps") for line in lines)
@@ -190,8 +191,8 @@ def test_the_agent_plays_a_whole_game_through_gymnasium_make(run):
 def test_the_compiled_evaluation_plays_every_game_to_its_end(trainer, final_params):
     from empire_envs.training.jax_ppo import eval_key
 
-    wins, returns, ended = trainer.evaluate(final_params, eval_key(0))
-    assert int(ended) == 4 and 0 <= int(wins) <= 4
+    wins, returns, lengths, ended = trainer.evaluate(final_params, eval_key(0))
+    assert int(ended) == 4 and 0 <= int(wins) <= 4 and int(lengths) >= 4
     # solo's return is 1 for a win, -1 for a loss (no shaping)
     assert float(returns) == pytest.approx(2 * int(wins) - 4)
 

@@ -64,10 +64,12 @@ PROGRESS_COLUMNS = (
     "steps_per_s",
     "episodes",
     "episode_return",
+    "episode_length",
     "win_rate",
     "illegal_actions",
     "eval_win_rate",
     "eval_return",
+    "eval_length",
     "eval_unfinished",
     "learning_rate",
     "policy_loss",
@@ -136,6 +138,7 @@ class RolloutStats(NamedTuple):
     episodes: jax.Array
     wins: jax.Array
     returns: jax.Array
+    lengths: jax.Array
     illegal: jax.Array
 
 
@@ -222,6 +225,7 @@ class Trainer:
             episodes=done.sum().astype(jnp.float32),
             wins=(done & (stepped.outcome == self.won)).sum().astype(jnp.float32),
             returns=jnp.where(done, episode_return, 0.0).sum(),
+            lengths=jnp.where(done, stepped.step_count, 0).sum().astype(jnp.float32),
             illegal=(done & (stepped.outcome == self.illegal)).sum().astype(jnp.float32),
         )
         transition = Transition(state.observation, state.legal_action_mask, action, log_prob, value, reward, done)
@@ -334,9 +338,9 @@ class Trainer:
 
         return jax.lax.fori_loop(0, count, body, (runner, _zeros(RolloutStats), _zeros(LossStats)))
 
-    def _evaluate(self, params: Any, key: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    def _evaluate(self, params: Any, key: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
         """``eval.episodes`` games from ``key``, each played to its end by the most likely legal
-        action: (wins, summed return, games that ended)."""
+        action: (wins, summed return, summed length, games that ended)."""
         episodes = self.config.eval.episodes
         step_key, deal_key = jax.random.split(key)
         state = jax.vmap(self.env.init)(jax.random.split(deal_key, episodes))
@@ -355,7 +359,7 @@ class Trainer:
 
         state, returns, _ = jax.lax.while_loop(going, step, (state, jnp.zeros(episodes, jnp.float32), jnp.int32(0)))
         done = state.terminated | state.truncated
-        return (done & (state.outcome == self.won)).sum(), returns.sum(), done.sum()
+        return (done & (state.outcome == self.won)).sum(), returns.sum(), state.step_count.sum(), done.sum()
 
     # ------------------------------------------------------------------ parameters as arrays
 
@@ -470,7 +474,8 @@ def train(
                 row.update(last_eval)
                 log(
                     f"eval at {timesteps:,} steps: {last_eval['eval_win_rate']:.1%} won, mean return "
-                    f"{last_eval['eval_return']:.3f} ({config.eval.episodes} greedy games)"
+                    f"{last_eval['eval_return']:.3f}, mean length {last_eval['eval_length']:.1f} "
+                    f"({config.eval.episodes} greedy games)"
                 )
             if _due(timesteps, previous, config.checkpoint.freq):
                 trainer.save(out / "checkpoints" / f"policy_{timesteps}.npz", runner.params, timesteps)
@@ -511,11 +516,12 @@ def train(
 
 
 def _evaluation(trainer: Trainer, params: Any) -> dict[str, float]:
-    wins, returns, ended = trainer.evaluate(params, eval_key(trainer.config.seed))
+    wins, returns, lengths, ended = trainer.evaluate(params, eval_key(trainer.config.seed))
     episodes = trainer.config.eval.episodes
     return {
         "eval_win_rate": int(wins) / episodes,
         "eval_return": float(returns) / episodes,
+        "eval_length": int(lengths) / episodes,
         "eval_unfinished": episodes - int(ended),
     }
 
@@ -538,6 +544,7 @@ def _progress_row(
         "steps_per_s": round(steps_per_s, 1),
         "episodes": int(episodes),
         "episode_return": float(rollout.returns) / episodes if episodes else math.nan,
+        "episode_length": float(rollout.lengths) / episodes if episodes else math.nan,
         "win_rate": float(rollout.wins) / episodes if episodes else math.nan,
         "illegal_actions": int(rollout.illegal),
         "learning_rate": trainer.learning_rate(updates),
