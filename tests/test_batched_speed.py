@@ -3,6 +3,8 @@ random actions that are legal and uniform, finished games dealt again, steps cou
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -50,3 +52,11 @@ def test_measure_counts_every_game_step_and_deals_finished_games_again():
 def test_bench_batched_refuses_the_python_row_selector(capsys):
     assert cli_main(["bench", "--batched", "--only", "solo"]) != 0
     assert "--only selects rows of the Python benchmark" in capsys.readouterr().err
+
+
+def test_bench_batched_profile_prints_each_part_and_the_state_size(capsys):
+    assert cli_main(["bench", "--batched", "--profile", "--env", "EmpireSolitaire-v0", "--batch-sizes", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "EmpireSolitaire-v0 at N=8: state 1,528 bytes per game" in out
+    for part in ("sampler", "step", "reset_finished", "deals (init)"):
+        assert re.search(rf"^  {re.escape(part)} +\d+\.\d+ ms per batched step", out, flags=re.M), part

@@ -252,6 +252,12 @@ def _add_bench(commands: Subparsers) -> None:
         help="a twin id to measure (repeat; default: the first variant of every game with a twin)",
     )
     batched.add_argument(
+        "--profile",
+        action="store_true",
+        help="time the parts of a batched step of each twin instead (sampler, step, reset_finished, "
+        "deals) and its state's bytes per game, at N=1024 unless --batch-sizes is given",
+    )
+    batched.add_argument(
         "--peers",
         default=",".join(batched_speed.PGX_PEERS),
         help="comma-separated pgx envs to measure beside them ('' for none)",
@@ -277,6 +283,8 @@ def _cmd_bench_batched(args: argparse.Namespace) -> int:
     if args.only:
         raise CliError("--only selects rows of the Python benchmark; with --batched use --env and --peers")
     log = text_log(args.json)
+    if args.profile:
+        return _cmd_profile_batched(args, log)
     try:
         report = batched_speed.run_batched(
             args.seconds,
@@ -288,6 +296,27 @@ def _cmd_bench_batched(args: argparse.Namespace) -> int:
         )
     except (KeyError, ValueError) as error:
         raise CliError(str(error)) from None
+    emit_json(report, args.json, log)
+    return 0
+
+
+def _cmd_profile_batched(args: argparse.Namespace, log: Callable[[str], None]) -> int:
+    sizes = [1024] if args.batch_sizes == list(batched_speed.BATCH_SIZES) else args.batch_sizes
+    report: dict[str, Any] = {}
+    try:
+        subjects = batched_speed.twin_subjects(args.twin_ids)
+    except (KeyError, ValueError) as error:
+        raise CliError(str(error)) from None
+    for subject in subjects:
+        size = batched_speed.state_bytes(subject.name)
+        report[subject.name] = {"state_bytes": size}
+        for num_envs in sizes:
+            parts = batched_speed.profile(subject.name, num_envs)
+            report[subject.name][str(num_envs)] = parts
+            log(f"{subject.name} at N={num_envs}: state {size:,} bytes per game")
+            for name, seconds in parts.items():
+                per_game = seconds / num_envs * 1e9
+                log(f"  {name:<16} {seconds * 1e3:7.3f} ms per batched step  ({per_game:7.1f} ns per game)")
     emit_json(report, args.json, log)
     return 0
 

@@ -19,6 +19,9 @@ reported separately. The subjects: every registered id with a twin (its first va
 by default; ``ids`` picks others), pgx's ``connect_four``, ``leduc_holdem`` and ``backgammon``
 (when pgx is installed: the ``bench`` extra), and each game's Python env through
 ``gymnasium.make`` (one env, ``speed.bench_gym_masked``) for scale.
+
+``profile`` (``bench --batched --profile``) times the harness's parts one by one for a twin,
+and ``state_bytes`` gives the size of one game's state: where a batched step spends its time.
 """
 
 from __future__ import annotations
@@ -132,10 +135,10 @@ def twin_subjects(ids: Sequence[str] | None = None) -> list[Subject]:
 
         def make(full: str = full) -> Any:
             try:
-                import empire_envs.jax as empire_jax
+                from ..jax import make as make_twin
             except ImportError as error:
                 raise Skipped(f"needs the jax extra: {error}") from None
-            return empire_jax.make(full)
+            return make_twin(full)
 
         subjects.append(Subject(full.split("/", 1)[1], make))
     return subjects
@@ -230,3 +233,94 @@ def format_row(name: str, figures: dict[str, Any]) -> str:
         f"{name:<32} N={figures['num_envs']:<5} {figures['steps_per_second']:>12,.0f} steps/s   "
         f"compile {figures['compile_seconds']:5.1f} s   ({figures['steps']:,} steps, {figures['games']:,} games)"
     )
+
+
+# --------------------------------------------------------------------------- profile
+
+SCANNED, ROUNDS = 64, 5
+
+
+def best_time(state: Any, body: Callable[[tuple[Any, Any]], tuple[Any, Any]]) -> float:
+    """Seconds per scanned step of ``body``, the best of ``ROUNDS`` compiled runs."""
+    import jax
+
+    run = jax.jit(lambda state, key: jax.lax.scan(lambda carry, _: (body(carry), None), (state, key), None, SCANNED))
+    jax.block_until_ready(run(state, jax.random.PRNGKey(1)))
+    best = float("inf")
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        jax.block_until_ready(run(state, jax.random.PRNGKey(1)))
+        best = min(best, (time.perf_counter() - start) / SCANNED)
+    return best
+
+
+def profile(env_id: str, num_envs: int = 1024, finished_share: float = 1 / 17) -> dict[str, float]:
+    """Seconds per batched step of each part of the harness for one twin (``bench --batched
+    --profile``): the action sampler, the env's ``step`` (rules, observation and mask), and
+    ``reset_finished`` with ``finished_share`` of the games finished, and the deals it makes
+    (``init`` of ``num_envs // 8`` games). Each part runs ``SCANNED`` times in one compiled
+    ``lax.scan``; the best of ``ROUNDS`` runs counts."""
+    import jax
+    import jax.numpy as jnp
+
+    from ..adapters.jax_env import reset_finished
+    from ..jax import make as make_twin
+
+    env = make_twin(env_id)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), num_envs))
+
+    def sampler(carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        state, key = carry
+        key, pick = jax.random.split(key)
+        actions = random_legal_actions(pick, state.legal_action_mask)
+        return state.replace(step_count=state.step_count + actions), key
+
+    def step(carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        state, key = carry
+        key, pick, keys = jax.random.split(key, 3)
+        actions = random_legal_actions(pick, state.legal_action_mask)
+        after = jax.vmap(env.step)(state, actions, jax.random.split(keys, num_envs))
+        # keep the games as they were (so that none finishes), but use every output entry, lest
+        # XLA skip computing the unused ones
+        return state.replace(step_count=state.step_count + _checksum(after)), key
+
+    def reset(carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        state, key = carry
+        key, flags, deal = jax.random.split(key, 3)
+        finished = jax.random.uniform(flags, (num_envs,)) < finished_share
+        fresh = reset_finished(env, state.replace(terminated=finished), deal, max(1, num_envs // 8))
+        return fresh.replace(terminated=state.terminated), key
+
+    def deal(carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        state, key = carry
+        key, deal = jax.random.split(key)
+        fresh = jax.vmap(env.init)(jax.random.split(deal, max(1, num_envs // 8)))
+        used = sum(
+            leaf.reshape(leaf.shape[0], -1)[:, 0].astype(jnp.int32).sum() for leaf in jax.tree_util.tree_leaves(fresh)
+        )
+        return state.replace(step_count=state.step_count + (used > 10**9).astype(jnp.int32)), key
+
+    parts = {"sampler": sampler, "step": step, "reset_finished": reset, "deals (init)": deal}
+    return {name: best_time(state, body) for name, body in parts.items()}
+
+
+def _checksum(batch: Any) -> Any:
+    """Per game, 0 computed from every entry of every field (so that all of them are computed)."""
+    import jax
+    import jax.numpy as jnp
+
+    total = sum(
+        leaf.reshape(leaf.shape[0], -1).astype(jnp.float32).sum(axis=1) for leaf in jax.tree_util.tree_leaves(batch)
+    )
+    return (total > 10**9).astype(jnp.int32)
+
+
+def state_bytes(env_id: str) -> int:
+    """The bytes of one game's state: a step reads and writes all of them."""
+    import jax
+
+    from ..jax import make as make_twin
+
+    env = make_twin(env_id)
+    state = jax.eval_shape(env.init, jax.random.PRNGKey(0))
+    return sum(int(np.prod(leaf.shape)) * np.dtype(leaf.dtype).itemsize for leaf in jax.tree_util.tree_leaves(state))
