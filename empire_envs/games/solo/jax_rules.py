@@ -47,7 +47,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...core.cards import ACE, CLUBS, JACK, KING, NUM_CARDS, NUM_RANKS, QUEEN, SPADES, is_black, rank_of
+from ...core.cards import ACE, CLUBS, JACK, KING, NUM_CARDS, NUM_RANKS, QUEEN, SPADES, rank_of
 from ...core.jax_game import JaxRules, JaxState, fresh_pgx_fields, jax_state, nth_member, scaled_draw
 from . import actions as A
 from . import observe as O
@@ -86,19 +86,13 @@ ILLEGAL = 4
 MAX_UNIT_CARDS = 4  # a battalion or a base builder
 NUM_PHASES = len(O.PHASE_NAMES)
 
-# Card facts as tables indexed by card (the same facts as rules.py's tuples).
-_VALUE = np.array([rank_of(card) + 1 for card in range(NUM_CARDS)], dtype=np.int32)
+# Which cards are soldiers (the same fact as rules.py's), for the deal.
 _IS_SOLDIER = np.array([rank_of(card) < JACK for card in range(NUM_CARDS)])
-_IS_FACE = ~_IS_SOLDIER
-_IS_PROMOTION = np.array([is_black(card) and rank_of(card) in (ACE, JACK, QUEEN, KING) for card in range(NUM_CARDS)])
-_IS_BLACK_FACE = _IS_FACE & _IS_PROMOTION
 _CARDS = np.arange(NUM_CARDS)
 _T = np.arange(NUM_TERRITORIES)
 _IS_KEEP = np.isin(_T, KEEPS)
 
 # Action-index tables from actions.py, so the action layout is declared once.
-_MERGE_INDEX = np.array([[A.MERGE.get((j, i), -1) for i in range(NUM_TERRITORIES)] for j in range(NUM_TERRITORIES)])
-_FOUND_INDEX = np.array([[A.FOUND.get((i, t), -1) for t in range(NUM_TERRITORIES)] for i in range(NUM_TERRITORIES)])
 _ACTION_KIND = np.array([int(action.kind) for action in A.ACTIONS], dtype=np.int32)
 _ACTION_A = np.array([action.a for action in A.ACTIONS], dtype=np.int32)
 _ACTION_B = np.array([action.b for action in A.ACTIONS], dtype=np.int32)
