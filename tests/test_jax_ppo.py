@@ -197,6 +197,22 @@ def test_the_compiled_evaluation_plays_every_game_to_its_end(trainer, final_para
     assert float(returns) == pytest.approx(2 * int(wins) - 4)
 
 
+def test_calls_end_where_evaluations_and_checkpoints_are_due():
+    pytest.importorskip("flax")
+    from empire_envs.training.jax_ppo import _due, chunk_plan
+
+    # 128 decisions per update, 40 updates; evaluations every 1000 and checkpoints every 2500
+    # timesteps fall inside updates: the call ends with the update that reaches each
+    config = tiny_config(total_timesteps=5120, log_freq=640, **{"eval.freq": 1000, "checkpoint.freq": 2500})
+    plan = chunk_plan(config)
+    assert sum(plan) == 40 and max(plan) == 5
+    ends = np.cumsum(plan) * 128
+    for freq in (1000, 2500):
+        due = [int(end) for end, before in zip(ends, [0, *ends[:-1]], strict=True) if _due(end, before, freq)]
+        assert due == [-(-k * freq // 128) * 128 for k in range(1, 5120 // freq + 1)]
+        assert set(due) <= set(ends.tolist())
+
+
 # --------------------------------------------------------------------------- the policy file without jax
 
 

@@ -407,13 +407,15 @@ def eval_key(seed: int) -> jax.Array:
 
 def chunk_plan(config: JaxTrainConfig) -> list[int]:
     """The update counts of the compiled calls: about ``log_freq`` timesteps each, cut so that a
-    call ends on every evaluation and checkpoint timestep (multiples of their ``freq``)."""
+    call ends at the first update that reaches each multiple of the evaluation and checkpoint
+    ``freq`` (where ``train`` evaluates or saves)."""
     per_update = config.steps_per_update
     every = max(1, config.log_freq // per_update)
     stops = {config.num_updates}
     for freq in (config.eval.freq, config.checkpoint.freq):
         if freq:
-            stops.update(range(max(1, freq // per_update), config.num_updates, max(1, freq // per_update)))
+            multiples = range(freq, config.num_updates * per_update, freq)
+            stops.update(-(-timesteps // per_update) for timesteps in multiples)
     chunks, done = [], 0
     while done < config.num_updates:
         end = min(done + every, min(stop for stop in stops if stop > done))
@@ -482,8 +484,8 @@ def train(
             rows.append(row)
             _write_progress(out / "progress.csv", rows)
             if bar is not None:
+                bar.set_postfix_str(_postfix(row), refresh=False)  # shown by the update's refresh
                 bar.update(chunk * per_update)
-                bar.set_postfix_str(_postfix(row), refresh=True)
     finally:
         if bar is not None:
             bar.close()
