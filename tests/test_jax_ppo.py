@@ -429,3 +429,23 @@ def test_experiments_train_picks_the_config_of_the_backend(monkeypatch):
     assert calls[0][:3] == ["train", "--config", str(ROOT / "experiments" / "configs" / "solo.toml")]
     assert calls[1][:3] == ["train", "--config", str(ROOT / "experiments" / "configs" / "jax" / "solo.toml")]
     assert calls[2][2] == calls[1][2]
+
+
+def test_every_shipped_policy_plays_a_whole_game_of_its_env():
+    """The policies in empire_envs/pretrained load by id and finish a game through gymnasium.make
+    (where an illegal action raises); the solo one is the README's published run."""
+    shipped = policy_files.pretrained_names()
+    assert "EmpireSolo-v0" in shipped
+    for name in shipped:
+        agent = make_agent(f"pretrained:{name}", "Empire solo" if "Solo" in name else "Empire Solitaire")
+        env = gym.make(agent.policy.metadata["env_id"], **agent.policy.metadata["env_kwargs"])
+        observation, info = env.reset(seed=0)
+        agent.reset(0)
+        done = False
+        while not done:
+            action = agent.act(observation, info["action_mask"], env.unwrapped.state)
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert info["outcome"] in ("won", "lost", "truncated")
+    solo = make_agent("pretrained:EmpireSolo-v0", "Empire solo").policy.metadata
+    assert solo["env_id"] == "empire_envs/EmpireSolo-v0" and solo["timesteps"] == 20_021_248
