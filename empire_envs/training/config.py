@@ -147,7 +147,7 @@ def _type_ok(value: Any, default: Any, annotation: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def _apply(target: Any, data: Mapping[str, Any], where: str) -> None:
+def apply_table(target: Any, data: Mapping[str, Any], where: str) -> None:
     fields = {f.name: f for f in dataclasses.fields(target)}
     for key, value in data.items():
         path = f"{where}{key}"
@@ -157,7 +157,7 @@ def _apply(target: Any, data: Mapping[str, Any], where: str) -> None:
         if dataclasses.is_dataclass(current):
             if not isinstance(value, Mapping):
                 raise ValueError(f"config key {path!r} is a section; give a table of keys")
-            _apply(current, value, f"{path}.")
+            apply_table(current, value, f"{path}.")
             continue
         if not _type_ok(value, current, fields[key].type):
             raise ValueError(
@@ -179,7 +179,15 @@ def load_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = 
             data = tomllib.loads(path.read_text())
         except tomllib.TOMLDecodeError as error:
             raise ValueError(f"{path}: not valid TOML: {error}") from None
-        _apply(config, data, "")
+        apply_table(config, data, "")
+    apply_overrides(config, overrides)
+    config.validate()
+    return config
+
+
+def apply_overrides(config: Any, overrides: Sequence[tuple[str, Any]]) -> None:
+    """Apply ``--set SECTION.KEY=VALUE`` pairs to a config dataclass with an ``env_kwargs``
+    table (this trainer's and the jax backend's), checked as a TOML table is."""
     for dotted, value in overrides:
         if dotted.startswith("env_kwargs."):  # a free-form table: add the key, do not check it
             config.env_kwargs = {**config.env_kwargs, dotted.split(".", 1)[1]: value}
@@ -188,9 +196,7 @@ def load_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = 
         nested: dict[str, Any] = {key: value}
         for section in reversed(sections):
             nested = {section: nested}
-        _apply(config, nested, "")
-    config.validate()
-    return config
+        apply_table(config, nested, "")
 
 
 def default_output_dir(config: TrainConfig) -> Path:

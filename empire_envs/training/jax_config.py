@@ -19,7 +19,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from ..agents.jax_ppo import ACTIVATIONS
-from .config import _apply as apply_table
+from .config import apply_overrides, apply_table
 
 
 @dataclass
@@ -142,15 +142,7 @@ def load_jax_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]
             apply_table(config, data, "")
         except ValueError as error:
             raise ValueError(f"{path}: {error} (a --backend jax config; see experiments/configs/jax/)") from None
-    for dotted, value in overrides:
-        if dotted.startswith("env_kwargs."):  # a free-form table: add the key, do not check it
-            config.env_kwargs = {**config.env_kwargs, dotted.split(".", 1)[1]: value}
-            continue
-        *sections, key = dotted.split(".")
-        nested: dict[str, Any] = {key: value}
-        for section in reversed(sections):
-            nested = {section: nested}
-        apply_table(config, nested, "")
+    apply_overrides(config, overrides)
     config.validate()
     return config
 
