@@ -172,17 +172,21 @@ def load_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = 
     """The defaults, then the TOML file, then ``(dotted.key, value)`` overrides; validated."""
     config = TrainConfig()
     if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise ValueError(f"no config file at {str(path)!r}")
-        try:
-            data = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as error:
-            raise ValueError(f"{path}: not valid TOML: {error}") from None
-        apply_table(config, data, "")
+        apply_table(config, read_config_file(path), "")
     apply_overrides(config, overrides)
     config.validate()
     return config
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """The tables of a TOML config file, or a ``ValueError`` naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no config file at {str(path)!r}")
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: not valid TOML: {error}") from None
 
 
 def apply_overrides(config: Any, overrides: Sequence[tuple[str, Any]]) -> None:

@@ -7,19 +7,13 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 from ..agents.jax_ppo import ACTIVATIONS
-from .config import apply_overrides, apply_table
+from .config import apply_overrides, apply_table, read_config_file
 
 
 @dataclass
@@ -131,13 +125,7 @@ def load_jax_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]
     """The defaults, then the TOML file, then ``(dotted.key, value)`` overrides; validated."""
     config = JaxTrainConfig()
     if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise ValueError(f"no config file at {str(path)!r}")
-        try:
-            data = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as error:
-            raise ValueError(f"{path}: not valid TOML: {error}") from None
+        data = read_config_file(path)
         try:
             apply_table(config, data, "")
         except ValueError as error:
