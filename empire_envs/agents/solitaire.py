@@ -1,4 +1,5 @@
-"""Agents for Empire Solitaire: greedy, reveal-then-solve (fair), and the solver's oracle."""
+"""Agents for Empire Solitaire: greedy, reveal-then-solve and the fair expectimax (fair), and the
+solver's oracle."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import numpy as np
 
 from ..games.solitaire import actions as A
 from ..games.solitaire import rules
+from ..games.solitaire.fair import EPS as FAIR_EPS
+from ..games.solitaire.fair import FairPosition, FairSearch
 from ..games.solitaire.solver import solve
 from ..games.solitaire.state import SolitaireState
 from .base import Agent
@@ -144,3 +147,53 @@ class SolverAgent(Agent):
         if self._plan and action_mask[self._plan[0]] == 1:
             return self._plan.pop(0)
         return self._fallback.act(observation, action_mask, state)
+
+
+class OptimalSolitaireAgent(Agent):
+    """A fair expectimax player: the best action by the fair optimum (``games.solitaire.fair``).
+
+    At each decision it searches the expectimax over the hidden stock from the position it sees
+    (``FairPosition.from_state``: grid, captured cards, waiting card and the stock's size; never
+    the stock's cards) for at most ``time_limit`` seconds (default 0.05), and plays the action with
+    the best proven lower bound: exact when the search finished, otherwise the value of the best
+    strategy found after that action. Reveal-then-solve's choice is searched first and kept unless
+    another action's lower bound is strictly higher, so where the search proves nothing the agent
+    plays as ``reveal-solve`` does. Once the stock is empty nothing is hidden and it plays the
+    solver's winning line. Its table of bounds lives for one game (``reset`` clears it): each
+    search starts from what the earlier ones proved, so the lower bounds only rise.
+    """
+
+    name = "optimal"
+
+    def __init__(self, time_limit: float = 0.05) -> None:
+        if time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds, got {time_limit!r}")
+        self.time_limit = float(time_limit)
+        self._search = FairSearch()
+        self._plan: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self._search = FairSearch()
+        self._plan = []
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        if state is None:
+            raise ValueError("OptimalSolitaireAgent reads the grid: pass the game state")
+        legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if not legal:
+            raise ValueError("no legal action in the mask")
+        if len(legal) == 1:
+            return legal[0]
+        position = FairPosition.from_state(state)
+        if position.stock_left == 0 and position.revealed < 0:  # nothing hidden: play the solver's line
+            if not (self._plan and self._plan[0] in legal):
+                self._plan = list(solve(position.grid, []) or [])
+            if self._plan and self._plan[0] in legal:
+                return self._plan.pop(0)
+        self._plan = []
+        fallback = RevealThenSolveAgent().act(observation, action_mask, state)  # a fresh one: no stale plan
+        bounds = self._search.action_bounds(position, time_limit=self.time_limit, first=fallback)
+        best = max(legal, key=lambda action: bounds.get(action, (0.0, 0.0))[0])
+        if bounds.get(best, (0.0, 0.0))[0] > bounds.get(fallback, (0.0, 0.0))[0] + FAIR_EPS:
+            return best
+        return fallback
