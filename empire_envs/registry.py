@@ -158,6 +158,7 @@ GAMES: tuple[GameEntry, ...] = (
             "reveal-greedy": "empire_envs.agents.solitaire:RevealThenGreedyAgent",
             "reveal-solve": "empire_envs.agents.solitaire:RevealThenSolveAgent",
             "solver": "empire_envs.agents.solitaire:SolverAgent",
+            "optimal": "empire_envs.agents.solitaire:OptimalSolitaireAgent",
         },
         gallery=GalleryShot(seed=5, steps=4),
         speed_peer="pz_connect_four",
