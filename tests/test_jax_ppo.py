@@ -162,7 +162,7 @@ def test_the_saved_policy_reloads_and_numpy_plays_as_the_network(trainer, start,
     assert (policy.observation_size, policy.num_actions) == (207, 68)
     # a batch of real positions: the rollout's observations and masks
     _, transitions, _ = trainer.collect(start)
-    observations = np.asarray(transitions.observation).reshape(-1, 207)
+    observations = np.asarray(transitions.network_input).reshape(-1, 207)
     masks = np.asarray(transitions.mask).reshape(-1, 68)
     logits, _ = trainer.forward(final_params, observations)
     np.testing.assert_allclose(policy.logits(observations), np.asarray(logits), rtol=1e-5, atol=1e-6)
@@ -173,6 +173,38 @@ def test_the_saved_policy_reloads_and_numpy_plays_as_the_network(trainer, start,
     agent = make_agent(f"jaxppo:{run[0] / 'policy.npz'}", "Empire solo")
     played = [agent.act(o, m) for o, m in zip(observations[:20], masks[:20].astype(np.int8), strict=True)]
     assert played == list(expected[:20])
+
+
+def test_a_policy_fed_the_mask_trains_saves_and_plays_the_same_in_numpy(tmp_path):
+    """``mask_in_observation``: the network's input is the observation then the 0/1 mask, in
+    training and in the numpy agent alike (its own compile: one update on 8 games)."""
+    pytest.importorskip("flax")
+    import jax
+
+    from empire_envs.training.jax_ppo import Trainer, masked_logits
+
+    config = tiny_config(mask_in_observation=True, total_timesteps=128, **{"eval.freq": 0, "checkpoint.freq": 0})
+    trainer = Trainer(config)
+    assert trainer.input_size == 207 + 68
+    runner = trainer.init(jax.random.PRNGKey(0))
+    _, transitions, _ = trainer.collect(runner)
+    inputs = np.asarray(transitions.network_input).reshape(-1, 207 + 68)
+    masks = np.asarray(transitions.mask).reshape(-1, 68)
+    assert np.array_equal(inputs[:, 207:], masks.astype(np.float32))  # the mask follows the observation
+    path = trainer.save(tmp_path / "policy.npz", runner.params, 0)
+    policy = policy_files.load_policy(path)
+    assert policy.metadata["mask_in_observation"] is True and policy.input_size == 207 + 68
+    logits, _ = trainer.forward(runner.params, inputs)
+    np.testing.assert_allclose(policy.logits(inputs), np.asarray(logits), rtol=1e-5, atol=1e-6)
+    expected = np.asarray(masked_logits(logits, masks).argmax(axis=1))
+    agent = make_agent(f"jaxppo:{path}", "Empire solo")
+    # the agent gets the bare observation and the mask, as every agent does, and builds the input
+    played = [agent.act(i[:207], m) for i, m in zip(inputs[:20], masks[:20].astype(np.int8), strict=True)]
+    assert played == list(expected[:20])
+    # the mask really reaches the network: a different mask on the same observation moves a logit
+    flipped = inputs[:1].copy()
+    flipped[0, 207:] = 1.0 - flipped[0, 207:]
+    assert not np.allclose(policy.logits(flipped), policy.logits(inputs[:1]))
 
 
 def test_the_agent_plays_a_whole_game_through_gymnasium_make(run):

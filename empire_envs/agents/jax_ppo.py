@@ -7,10 +7,13 @@ The policy file format (``policy.npz``, written by ``empire_envs.training.jax_pp
 - ``metadata``: a 0-d string array holding a JSON object: ``format`` (``"empire_envs.jaxppo"``),
   ``format_version`` (1), ``env_id``, ``env_kwargs``, ``observation_size``, ``num_actions``,
   ``hidden_sizes`` (the widths of the hidden layers), ``activation`` (``"tanh"`` or ``"relu"``),
+  ``mask_in_observation`` (optional, false when absent: the network's input is the observation
+  followed by the legal-action mask as 0/1 floats, ``core.policy_input.PolicyInput``),
   ``timesteps`` (training steps), ``seed``, and free-form extras (the trainer adds its config);
 - ``actor/<i>/kernel`` (float32, ``[inputs, outputs]``) and ``actor/<i>/bias`` for ``i`` in
-  ``0 .. len(hidden_sizes)``: the policy network. Layer ``i < len(hidden_sizes)`` is
-  ``x = activation(x @ kernel + bias)``; the last layer is linear and gives one logit per action;
+  ``0 .. len(hidden_sizes)``: the policy network, whose first kernel has one row per input.
+  Layer ``i < len(hidden_sizes)`` is ``x = activation(x @ kernel + bias)``; the last layer is
+  linear and gives one logit per action;
 - ``critic/<i>/kernel`` and ``critic/<i>/bias``: the value network, the same shape with one
   output (kept so a run can be inspected or continued; playing does not use it).
 
@@ -30,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..core.agent import Agent
+from ..core.policy_input import PolicyInput
 
 FORMAT = "empire_envs.jaxppo"
 FORMAT_VERSION = 1
@@ -104,13 +108,15 @@ class NumpyPolicy:
         self.observation_size = int(metadata["observation_size"])
         self.num_actions = int(metadata["num_actions"])
         self.activation = str(metadata["activation"])
+        self.policy_input = PolicyInput(mask=bool(metadata.get("mask_in_observation", False)))
+        self.input_size = self.policy_input.width(self.observation_size, self.num_actions)
         self.layers = [self._layer(prefix) for prefix in layer_names("actor", self.hidden_sizes)]
-        widths = [self.observation_size, *self.hidden_sizes, self.num_actions]
+        widths = [self.input_size, *self.hidden_sizes, self.num_actions]
         for index, (kernel, bias) in enumerate(self.layers):
             if kernel.shape != (widths[index], widths[index + 1]) or bias.shape != (widths[index + 1],):
                 raise ValueError(
                     f"actor layer {index} has shapes {kernel.shape} and {bias.shape}; the metadata "
-                    f"({self.observation_size} inputs, hidden {self.hidden_sizes}, {self.num_actions} "
+                    f"({self.input_size} inputs, hidden {self.hidden_sizes}, {self.num_actions} "
                     f"actions) needs {(widths[index], widths[index + 1])} and {(widths[index + 1],)}"
                 )
 
@@ -121,9 +127,17 @@ class NumpyPolicy:
             raise ValueError(f"the policy lacks the array {error.args[0]!r}") from None
         return np.asarray(kernel, dtype=np.float32), np.asarray(bias, dtype=np.float32)
 
-    def logits(self, observations: np.ndarray) -> np.ndarray:
-        """The actor's logits of one observation ``[obs]`` or a batch ``[batch, obs]`` (float32)."""
-        x = np.asarray(observations, dtype=np.float32)
+    def network_input(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """What the network sees of one observation ``[obs]`` or a batch ``[batch, obs]``: the
+        observation, then the mask when the policy was trained with ``mask_in_observation``."""
+        observations = np.asarray(observations, dtype=np.float32)
+        if not self.policy_input.mask:
+            return observations
+        return np.concatenate([observations, np.asarray(masks, dtype=np.float32)], axis=-1)
+
+    def logits(self, network_inputs: np.ndarray) -> np.ndarray:
+        """The actor's logits of one network input ``[input_size]`` or a batch (float32)."""
+        x = np.asarray(network_inputs, dtype=np.float32)
         for index, (kernel, bias) in enumerate(self.layers):
             x = x @ kernel + bias
             if index < len(self.hidden_sizes):
@@ -132,7 +146,8 @@ class NumpyPolicy:
 
     def masked_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The logits with every illegal action set to ``MASKED_LOGIT``."""
-        return np.where(np.asarray(masks) > 0, self.logits(observations), np.float32(MASKED_LOGIT))
+        logits = self.logits(self.network_input(observations, masks))
+        return np.where(np.asarray(masks) > 0, logits, np.float32(MASKED_LOGIT))
 
     def greedy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The most likely legal action of each observation (the argmax of the masked logits)."""

@@ -62,6 +62,9 @@ class JaxTrainConfig:
     total_timesteps: int = 5_000_000
     seed: int = 0
     num_envs: int = 1024  # games stepped together
+    #: feed the legal-action mask to the network after the observation (``core.policy_input``;
+    #: in Solitaire it is the graph of available captures); saved in the policy file's metadata
+    mask_in_observation: bool = False
     output_dir: str = ""
     progress_bar: bool = True
     log_freq: int = 250_000  # timesteps between two rows of progress.csv (one compiled call each)

@@ -7,8 +7,9 @@
 One update, all inside ``jit``:
 
 1. **Rollout**: a ``lax.scan`` of ``num_steps`` batched steps. Each step runs the actor-critic
-   MLP on every game's observation, masks the logits (an illegal action gets
-   ``MASKED_LOGIT``, as sb3-contrib's MaskablePPO does, so it has probability 0), samples one
+   MLP on every game's observation (followed by its mask with ``mask_in_observation``), masks
+   the logits (an illegal action gets ``MASKED_LOGIT``, as sb3-contrib's MaskablePPO does, so it
+   has probability 0), samples one
    action per game, steps ``jax.vmap(env.step)`` and deals new games in place of the finished
    ones (``reset_finished``). A game that ends by truncation is treated as ended (no bootstrap).
 2. **GAE** over the rollout (a reverse ``lax.scan``), bootstrapped from the value of the states
@@ -52,6 +53,7 @@ import optax
 import empire_envs.jax as empire_jax
 
 from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
+from ..core.policy_input import PolicyInput
 from .jax_config import JaxTrainConfig
 from .plots import read_progress
 
@@ -81,7 +83,8 @@ PROGRESS_COLUMNS = (
 
 
 class ActorCritic(nn.Module):
-    """Two MLPs on the observation: the actor's logits (one per action) and the critic's value.
+    """Two MLPs on the network input (the observation, optionally the mask): the actor's logits
+    (one per action) and the critic's value.
     Layers are named ``actor_<i>`` / ``critic_<i>`` (``actor/<i>`` in a policy file)."""
 
     num_actions: int
@@ -89,12 +92,12 @@ class ActorCritic(nn.Module):
     activation: str = "tanh"
 
     @nn.compact
-    def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
+    def __call__(self, network_input: jax.Array) -> tuple[jax.Array, jax.Array]:
         activation = ACTIVATION_FUNCTIONS[self.activation]
         # orthogonal weights, zero biases, small policy and unit value outputs: the usual PPO start
         hidden_init = nn.initializers.orthogonal(math.sqrt(2.0))
-        logits = observation
-        value = observation
+        logits = network_input
+        value = network_input
         for index, width in enumerate(self.hidden_sizes):
             logits = activation(nn.Dense(width, kernel_init=hidden_init, name=f"actor_{index}")(logits))
             value = activation(nn.Dense(width, kernel_init=hidden_init, name=f"critic_{index}")(value))
@@ -123,7 +126,7 @@ class Runner(NamedTuple):
 class Transition(NamedTuple):
     """One batched step of a rollout (every field has the batch as its first axis)."""
 
-    observation: jax.Array
+    network_input: jax.Array  # what the network saw: the observation (and the mask, when fed)
     mask: jax.Array
     action: jax.Array
     log_prob: jax.Array
@@ -175,6 +178,8 @@ class Trainer:
         self.won = rules.outcome_names.index("won")
         self.illegal = rules.outcome_names.index("illegal action")
         self.max_game_length = int(rules.game.max_game_length(rules.config))
+        self.policy_input = PolicyInput(mask=config.mask_in_observation)
+        self.input_size = self.policy_input.width(self.observation_size, self.num_actions)
         ppo = config.ppo
         self.network = ActorCritic(self.num_actions, tuple(int(w) for w in ppo.hidden_sizes), ppo.activation)
         self.optimizer_steps = max(1, config.num_updates) * ppo.update_epochs * ppo.num_minibatches
@@ -192,14 +197,21 @@ class Trainer:
 
     # ------------------------------------------------------------------ the compiled pieces
 
-    def forward(self, params: Any, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """The actor's logits (unmasked) and the critic's value of a batch of observations."""
-        output: Any = self.network.apply(params, observation)
+    def forward(self, params: Any, network_input: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """The actor's logits (unmasked) and the critic's value of a batch of network inputs."""
+        output: Any = self.network.apply(params, network_input)
         return output
+
+    def network_input(self, state: Any) -> jax.Array:
+        """What the network sees of a batch of states: the observation, then the mask when
+        ``mask_in_observation`` (the order of ``core.policy_input.PolicyInput.build``)."""
+        if not self.policy_input.mask:
+            return state.observation
+        return jnp.concatenate([state.observation, state.legal_action_mask.astype(jnp.float32)], axis=-1)
 
     def _init(self, key: jax.Array) -> Runner:
         key, net_key, deal_key = jax.random.split(key, 3)
-        params = self.network.init(net_key, jnp.zeros((self.observation_size,), jnp.float32))
+        params = self.network.init(net_key, jnp.zeros((self.input_size,), jnp.float32))
         env_state = jax.vmap(self.env.init)(jax.random.split(deal_key, self.config.num_envs))
         return Runner(
             params=params,
@@ -213,7 +225,8 @@ class Trainer:
     def _env_step(self, runner: Runner, _: Any) -> tuple[Runner, tuple[Transition, RolloutStats]]:
         state = runner.env_state
         key, act_key, step_key, deal_key = jax.random.split(runner.key, 4)
-        logits, value = self.forward(runner.params, state.observation)
+        network_input = self.network_input(state)
+        logits, value = self.forward(runner.params, network_input)
         logits = masked_logits(logits, state.legal_action_mask)
         action = jax.random.categorical(act_key, logits)
         log_prob = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
@@ -228,7 +241,7 @@ class Trainer:
             lengths=jnp.where(done, stepped.step_count, 0).sum().astype(jnp.float32),
             illegal=(done & (stepped.outcome == self.illegal)).sum().astype(jnp.float32),
         )
-        transition = Transition(state.observation, state.legal_action_mask, action, log_prob, value, reward, done)
+        transition = Transition(network_input, state.legal_action_mask, action, log_prob, value, reward, done)
         runner = runner._replace(
             env_state=empire_jax.reset_finished(self.env, stepped, deal_key, self.spare),
             episode_return=jnp.where(done, 0.0, episode_return),
@@ -260,7 +273,7 @@ class Trainer:
         self, params: Any, batch: Transition, advantages: jax.Array, targets: jax.Array
     ) -> tuple[jax.Array, LossStats]:
         ppo = self.config.ppo
-        logits, value = self.forward(params, batch.observation)
+        logits, value = self.forward(params, batch.network_input)
         log_probs = jax.nn.log_softmax(masked_logits(logits, batch.mask))
         log_prob = jnp.take_along_axis(log_probs, batch.action[:, None], axis=1)[:, 0]
         log_ratio = log_prob - batch.log_prob
@@ -307,7 +320,7 @@ class Trainer:
     def _update(self, runner: Runner) -> tuple[Runner, RolloutStats, LossStats]:
         """One PPO update: a rollout, GAE, ``update_epochs`` epochs of minibatch steps."""
         runner, transitions, rollout_stats = self._collect(runner)
-        _, last_value = self.forward(runner.params, runner.env_state.observation)
+        _, last_value = self.forward(runner.params, self.network_input(runner.env_state))
         advantages, targets = self._advantages(transitions, last_value)
         key, update_key = jax.random.split(runner.key)
         (params, opt_state, _), loss_stats = self._epochs(runner, transitions, advantages, targets, update_key)
@@ -351,7 +364,7 @@ class Trainer:
 
         def step(carry: tuple[Any, jax.Array, jax.Array]) -> Any:
             state, returns, steps = carry
-            logits, _ = self.forward(params, state.observation)
+            logits, _ = self.forward(params, self.network_input(state))
             action = jnp.argmax(masked_logits(logits, state.legal_action_mask), axis=1)
             keys = jax.random.split(jax.random.fold_in(step_key, steps), episodes)
             state = jax.vmap(self.env.step)(state, action, keys)  # a finished game stays as it is
@@ -382,6 +395,7 @@ class Trainer:
             "env_kwargs": config.env_kwargs,
             "observation_size": self.observation_size,
             "num_actions": self.num_actions,
+            "mask_in_observation": self.policy_input.mask,
             "hidden_sizes": [int(w) for w in config.ppo.hidden_sizes],
             "activation": config.ppo.activation,
             "timesteps": int(timesteps),
