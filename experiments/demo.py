@@ -1,14 +1,14 @@
-"""The `make demo` job: train MaskablePPO on Empire solo, then compare it with random and heuristic play.
+"""The `make demo` job: train on Empire solo, then compare the trained agent with random and heuristic play.
 
-    python experiments/demo.py [--config experiments/configs/demo.toml] [--timesteps N]
-                               [--episodes 1000] [--seed 0] [--out runs/demo] [--show-game]
+    python experiments/demo.py [--backend jax|sb3] [--config FILE] [--timesteps N] [--set KEY=VALUE]
+                               [--episodes 1000] [--seed 0] [--out DIR] [--compare AGENT] [--show-game]
 
-Trains on ``empire_envs/EmpireSolo-v0`` with the budget of ``configs/demo.toml`` (500,000
-timesteps, about three minutes on 2 CPU cores), saves the model, its logs and a learning-curve PNG
-under ``runs/demo/`` of the repository (replacing an earlier demo run), then plays the trained
-agent, the random agent and the heuristic on the same ``--episodes`` deals and prints the table
-with 95% intervals. The same as ``python -m empire_envs demo`` with those two defaults; the code
-is in ``empire_envs.training.demo``.
+By default it trains compiled PPO (``--backend jax``) on ``empire_envs/EmpireSolo-v0`` with the
+budget of ``configs/jax/demo.toml`` into ``runs/demo/``; ``--backend sb3`` trains MaskablePPO with
+``configs/demo.toml`` into ``runs/demo-sb3/``. Either run folder is replaced. Then it plays the
+trained agent, the random agent, the heuristic and, once an SB3 demo has run, that SB3 model on the
+same ``--episodes`` deals and prints the table with 95% intervals. The same as ``python -m
+empire_envs demo`` with those defaults; the code is in ``empire_envs.training.demo``.
 """
 
 from __future__ import annotations
@@ -18,16 +18,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from empire_envs.cli import main as cli_main
+from empire_envs.cli.training_commands import backend_named
 
 HERE = Path(__file__).resolve().parent
-DEMO_CONFIG = HERE / "configs" / "demo.toml"
-DEMO_OUT = HERE.parent / "runs" / "demo"
+RUNS = HERE.parent / "runs"
+SB3_MODEL = RUNS / "demo-sb3" / "model.zip"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # flags given on the command line come later, so they win
-    defaults = ["--config", str(DEMO_CONFIG), "--out", str(DEMO_OUT)]
-    return cli_main(["demo", *defaults, *(sys.argv[1:] if argv is None else argv)])
+    args = list(sys.argv[1:] if argv is None else argv)
+    if backend_named(args, "jax") == "jax":
+        defaults = ["--config", str(HERE / "configs/jax/demo.toml"), "--out", str(RUNS / "demo")]
+        defaults += ["--compare", f"ppo:{SB3_MODEL}"] if SB3_MODEL.is_file() else []
+    else:
+        defaults = ["--config", str(HERE / "configs/demo.toml"), "--out", str(RUNS / "demo-sb3")]
+    return cli_main(["demo", *defaults, *args])  # flags given on the command line come later, so they win
 
 
 if __name__ == "__main__":

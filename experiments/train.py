@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from empire_envs.cli import main as cli_main
+from empire_envs.cli.training_commands import backend_named
 
 CONFIGS = Path(__file__).resolve().parent / "configs"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    jax = any(a == "--backend=jax" or (a == "--backend" and args[i + 1 : i + 2] == ["jax"]) for i, a in enumerate(args))
-    default = CONFIGS / ("jax/solo.toml" if jax else "solo.toml")
+    default = CONFIGS / ("jax/solo.toml" if backend_named(args, "sb3") == "jax" else "solo.toml")
     return cli_main(["train", "--config", str(default), *args])  # a --config given later wins
 
 

@@ -247,14 +247,52 @@ def test_user_agent_by_import_path():
 
 
 def test_demo_runs_with_a_tiny_budget(tmp_path, capsys):
-    demo_config = ROOT / "experiments" / "configs" / "demo.toml"  # what experiments/demo.py passes
-    assert cli_main(["demo", "--config", str(demo_config), "--timesteps", "1024", "--episodes", "5",
-                     "--out", str(tmp_path / "demo"), "--no-progress"]) == 0
+    demo_config = ROOT / "experiments" / "configs" / "demo.toml"  # what experiments/demo.py --backend sb3 passes
+    assert cli_main(["demo", "--backend", "sb3", "--config", str(demo_config), "--timesteps", "1024",
+                     "--episodes", "5", "--out", str(tmp_path / "demo"), "--no-progress"]) == 0
     printed = capsys.readouterr().out
     for row in ("random", "heuristic", "ppo:"):
         assert row in printed
     assert (tmp_path / "demo" / "learning_curve.png").is_file()
     assert (tmp_path / "demo" / "model.zip").is_file()
+
+
+def test_the_compiled_demo_runs_with_a_tiny_budget_and_compares_another_agent(tmp_path, capsys):
+    """The default demo backend is the compiled trainer; ``--compare`` adds a row to the table
+    (experiments/demo.py passes the SB3 demo's model there once it exists)."""
+    pytest.importorskip("flax")
+    demo_config = ROOT / "experiments" / "configs" / "jax" / "demo.toml"  # what experiments/demo.py passes
+    tiny = ["num_envs=8", "ppo.num_steps=16", "ppo.num_minibatches=2", "ppo.hidden_sizes=[8]", "eval.episodes=4"]
+    argv = ["demo", "--config", str(demo_config), "--timesteps", "128", "--episodes", "3",
+            "--out", str(tmp_path / "demo"), "--no-progress", "--compare", "pretrained:EmpireSolo-v0"]
+    for setting in tiny:
+        argv += ["--set", setting]
+    assert cli_main(argv) == 0
+    printed = capsys.readouterr().out
+    table = printed[printed.index("3 deals per agent"):]
+    for row in ("random", "heuristic", f"jaxppo:{tmp_path / 'demo' / 'policy.npz'}", "pretrained:EmpireSolo-v0"):
+        assert row in table
+    assert (tmp_path / "demo" / "policy.npz").is_file()
+    assert (tmp_path / "demo" / "learning_curve.png").is_file()
+
+
+def test_the_demo_refuses_an_agent_to_compare_before_training(tmp_path, capsys):
+    argv = ["demo", "--timesteps", "128", "--out", str(tmp_path / "demo"), "--no-progress",
+            "--compare", f"ppo:{tmp_path / 'missing.zip'}"]
+    assert cli_main(argv) == 2
+    assert "missing.zip" in capsys.readouterr().err
+    assert not (tmp_path / "demo").exists()  # nothing was trained
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [([], "sb3"), (["--backend", "jax"], "jax"), (["--backend=jax"], "jax"),
+     (["--backend", "jax", "--seed", "1", "--backend", "sb3"], "sb3"), (["--backend"], "sb3")],
+)
+def test_backend_named_reads_the_flag_as_argparse_does(argv, expected):
+    from empire_envs.cli.training_commands import backend_named
+
+    assert backend_named(argv, "sb3") == expected
 
 
 def test_core_package_does_not_need_torch():

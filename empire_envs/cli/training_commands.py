@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,21 @@ Command = Callable[[argparse.Namespace], int]
 
 #: what a run raises for bad input: an unknown id, a bad setting, a missing extra
 RUN_ERRORS = (ValueError, TypeError, KeyError, ImportError, gymnasium.error.Error)
+#: the trainers of ``train`` and ``demo``
+BACKENDS = ("sb3", "jax")
+
+
+def backend_named(argv: Sequence[str], default: str) -> str:
+    """The ``--backend`` an argument list names (``--backend jax`` or ``--backend=jax``; the last
+    one, as argparse reads it), else ``default``: the scripts of ``experiments/`` choose their
+    default config by it."""
+    backend = default
+    for index, arg in enumerate(argv):
+        if arg.startswith("--backend="):
+            backend = arg.partition("=")[2]
+        elif arg == "--backend" and index + 1 < len(argv):
+            backend = argv[index + 1]
+    return backend
 
 
 def add_parsers(commands: Subparsers) -> None:
@@ -56,7 +71,7 @@ def _add_train(commands: Subparsers) -> None:
     )
     sub.add_argument(
         "--backend",
-        choices=["sb3", "jax"],
+        choices=BACKENDS,
         default="sb3",
         help="sb3: MaskablePPO on the Python envs (default); jax: compiled PPO on the JAX twins",
     )
@@ -236,33 +251,61 @@ def cmd_imitate(args: argparse.Namespace) -> int:
 def _add_demo(commands: Subparsers) -> None:
     sub = commands.add_parser(
         "demo",
-        help="the make demo job: train MaskablePPO on Empire solo, compare it with random and heuristic",
-        description="Train MaskablePPO with --config (experiments/demo.py passes "
-        "experiments/configs/demo.toml), save the model, its logs and a learning curve in --out "
-        "(replacing an earlier demo run), then play the trained agent, random and heuristic on the "
-        "same deals and print the table with 95%% intervals.",
+        help="the make demo job: train on Empire solo (compiled PPO, or MaskablePPO with --backend sb3), "
+        "compare it with random and heuristic",
+        description="Train with --config (experiments/demo.py passes experiments/configs/jax/demo.toml, "
+        "or experiments/configs/demo.toml with --backend sb3), save the policy, its logs and a learning "
+        "curve in --out (replacing an earlier demo run), then play the trained agent, random, heuristic "
+        "and every --compare agent on the same deals and print the table with 95%% intervals.",
     )
-    sub.add_argument("--config", default=None, help="TOML config (default: TrainConfig's defaults)")
+    sub.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="jax",
+        help="jax: compiled PPO on the JAX twin (default); sb3: MaskablePPO on the Python env",
+    )
+    sub.add_argument("--config", default=None, help="TOML config of that backend (default: its config's defaults)")
     sub.add_argument("--timesteps", type=int, help="override the config's training budget")
+    sub.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        type=parse_env_kwarg,
+        dest="overrides",
+        metavar="SECTION.KEY=VALUE",
+        help="override any config key, as for train; repeatable",
+    )
     sub.add_argument("--episodes", type=int, default=1000, help="evaluation deals per agent")
     sub.add_argument("--seed", type=int, default=0, help="first evaluation deal")
     sub.add_argument("--out", default=str(Path("runs") / "demo"), help="run directory (default runs/demo)")
+    sub.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="AGENT",
+        help="one more agent for the table, e.g. ppo:runs/demo-sb3/model.zip; repeatable",
+    )
     sub.add_argument("--show-game", action="store_true", help="print one whole game of the trained agent at the end")
     sub.add_argument("--no-progress", action="store_true")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Train, then evaluate the three agents on the same deals."""
+    """Train, then evaluate random, heuristic, the trained agent and ``--compare`` on the same deals."""
     from ..training.demo import run_demo
 
     overrides: list[tuple[str, Any]] = [("progress_bar", not args.no_progress)]
     if args.timesteps is not None:
         overrides.append(("total_timesteps", args.timesteps))
+    overrides += list(args.overrides)
+    load = load_jax_config if args.backend == "jax" else load_config
     try:
-        config = load_config(args.config, overrides)
+        config = load(args.config, overrides)
     except ValueError as error:
         raise CliError(str(error)) from None
-    run_demo(config, Path(args.out), args.episodes, args.seed, show_game=args.show_game)
+    try:
+        run_demo(config, Path(args.out), args.episodes, args.seed, show_game=args.show_game, compare=args.compare)
+    except RUN_ERRORS as error:
+        raise CliError(f"{type(error).__name__}: {error}") from None
     return 0
 
 
@@ -337,4 +380,4 @@ COMMANDS: dict[str, Command] = {
     "train-rllib": cmd_train_rllib,
 }
 
-__all__ = ["COMMANDS", "add_parsers", "jax_config_from_args", "train_config_from_args"]
+__all__ = ["BACKENDS", "COMMANDS", "add_parsers", "backend_named", "jax_config_from_args", "train_config_from_args"]

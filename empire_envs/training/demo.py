@@ -1,10 +1,12 @@
-"""The ``make demo`` job: train MaskablePPO on Empire solo, then compare it with random and heuristic play.
+"""The ``make demo`` job: train on Empire solo, then compare the trained agent with random and heuristic play.
 
 ``python -m empire_envs demo`` (and ``experiments/demo.py``, which reads
-``experiments/configs/demo.toml``: 500,000 timesteps, about three minutes on 2 CPU cores) runs
-``run_demo``: it trains, saves the model, its logs and a learning-curve PNG in the run folder
-(replacing an earlier demo run there), then plays the trained agent, the random agent and the
-heuristic on the same deals and prints the table with 95% intervals.
+``experiments/configs/jax/demo.toml``: compiled PPO for 12M timesteps, about two minutes on 2 CPU
+cores; or, with ``--backend sb3``, ``experiments/configs/demo.toml``: MaskablePPO for 500,000
+timesteps, about three and a half minutes) runs ``run_demo``: it trains, saves the policy, its
+logs and a learning-curve PNG in the run folder (replacing an earlier demo run there), then plays
+the trained agent, the random agent, the heuristic and any agents to compare on the same deals
+and prints the table with 95% intervals.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from typing import Any
 import gymnasium
 
 from ..agents import make_agent
-from ..evaluation.evaluate import evaluate_agent, format_table
+from ..evaluation.evaluate import evaluate_agent, format_table, make_eval_env
 from .config import TrainConfig
+from .jax_config import JaxTrainConfig
 from .train import train
 
 Log = Callable[[str], None]
@@ -44,26 +47,59 @@ def play_one_game(env_id: str, agent_spec: str, seed: int, log: Log = print) -> 
     return str(info["outcome"])
 
 
+def check_agents(env_id: str, specs: list[str] | tuple[str, ...]) -> None:
+    """Raise ``ValueError`` unless every spec makes an agent that can play ``env_id``."""
+    if not specs:
+        return
+    env, name = make_eval_env(env_id, {}, "random", 0)
+    try:
+        for spec in specs:
+            make_agent(spec, name).check_spaces(env.observation_space, env.action_space)
+    finally:
+        env.close()
+
+
+def train_for_demo(config: TrainConfig | JaxTrainConfig, out: Path, log: Log = print) -> str:
+    """Train with ``config`` into ``out``: compiled PPO for a ``JaxTrainConfig``, MaskablePPO for a
+    ``TrainConfig``; returns the agent spec that plays the result (``jaxppo:`` or ``ppo:``)."""
+    if isinstance(config, JaxTrainConfig):
+        from .jax_ppo import train as train_compiled  # jax is imported only here
+
+        summary = train_compiled(config, out, log=log)
+        spec, compiled = f"jaxppo:{summary['policy']}", f" after a {summary['compile_s']:.0f} s compile"
+    else:
+        summary = train(config, out, log=log)
+        spec, compiled = f"ppo:{summary['model']}", ""
+    log(
+        f"trained {summary['timesteps']:,} timesteps in {summary['learn_wall_s']:.0f} s{compiled} "
+        f"({summary['env_steps_per_s']:,.0f} env steps/s); plays as {spec}\n"
+    )
+    return spec
+
+
 def run_demo(
-    config: TrainConfig, out: Path, episodes: int, seed: int, show_game: bool = False, log: Log = print
+    config: TrainConfig | JaxTrainConfig,
+    out: Path,
+    episodes: int,
+    seed: int,
+    show_game: bool = False,
+    compare: list[str] | tuple[str, ...] = (),
+    log: Log = print,
 ) -> list[dict[str, Any]]:
     """Train with ``config`` into ``out`` (emptied first: the demo's run folder is its own), then
-    evaluate random, heuristic and the trained model on deals ``seed .. seed + episodes - 1``;
-    returns the three results (``evaluate_agent``'s)."""
+    evaluate random, heuristic, the trained policy and the ``compare`` agents on deals
+    ``seed .. seed + episodes - 1``; returns their results (``evaluate_agent``'s), in that order."""
+    check_agents(config.env_id, compare)  # before minutes of training, not after
     if out.exists():
         shutil.rmtree(out)
-    summary = train(config, out, log=log)
-    log(
-        f"trained {summary['timesteps']:,} timesteps in {summary['learn_wall_s']:.0f} s "
-        f"({summary['env_steps_per_s']:,.0f} env steps/s); model {summary['model']}\n"
-    )
+    trained = train_for_demo(config, out, log=log)
     start = time.perf_counter()
-    specs = ["random", "heuristic", f"ppo:{summary['model']}"]
+    specs = ["random", "heuristic", trained, *compare]
     results = [evaluate_agent(config.env_id, spec, episodes, seed=seed) for spec in specs]
     log(f"{config.env_id}: {episodes} deals per agent, the same deals for every agent")
     log(format_table(results))
     log(f"(evaluated in {time.perf_counter() - start:.1f} s)")
     log(f"learning curve: {out / 'learning_curve.png'}")
     if show_game:
-        play_one_game(config.env_id, f"ppo:{summary['model']}", seed, log=log)
+        play_one_game(config.env_id, trained, seed, log=log)
     return results
