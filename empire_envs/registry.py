@@ -137,7 +137,10 @@ GAMES: tuple[GameEntry, ...] = (
                 "Empire solo where units may merge while a battle waits",
             ),
         ),
-        agents={"heuristic": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent"},
+        agents={
+            "heuristic": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent",
+            "search": "empire_envs.agents.solo_search:SoloSearchAgent",
+        },
         gallery=GalleryShot(seed=3, steps=12),
         speed_peer="pz_connect_four",
         rules_page="docs/rules/solo.md",
