@@ -8,7 +8,8 @@ At a decision with more than one legal action, ``SoloSearchAgent``:
    are interchangeable, and so are outposts), so one of each group is a *candidate*, the
    default's group represented by the default itself;
 3. draws ``determinizations`` deck orders with ``rules.determinize`` (the deck order is the only
-   hidden thing, and this is the only way the agent reads it) and, on each, plays every
+   hidden thing) from a copy of the state whose deck is put in card order first
+   (``public_view``), so that no choice can depend on the true order; on each deal it plays every
    candidate followed by the heuristic to the end of the game. Every candidate meets the same
    deck order and the same generator for later reshuffles (common random numbers), so the
    comparison between two candidates is paired: where both win or both lose, the deal says
@@ -46,7 +47,6 @@ from ..games.solo.actions import Kind
 from ..games.solo.state import KEEPS, OUTPOSTS, REACT, SEND, WON, SoloState
 from .base import Agent
 from .solo_heuristic import HeuristicSoloAgent, afterstate
-
 
 #: the heuristic reads the state, not the observation: playouts skip encoding one
 NO_OBSERVATION = np.zeros(0, dtype=np.float32)
@@ -94,6 +94,14 @@ def candidate_actions(state: SoloState, legal: list[int], default: int) -> list[
             seen.add(key)
             candidates.append(action)
     return candidates
+
+
+def public_view(state: SoloState) -> SoloState:
+    """A copy of ``state`` with the deck in card order: which cards are in the deck is public,
+    their order is not, so the search's deals (``determinize`` of this copy) cannot depend on it."""
+    view = state.clone()
+    view.deck.sort()
+    return view
 
 
 def play_out(state: SoloState, policy: HeuristicSoloAgent, rng: np.random.Generator) -> bool:
@@ -173,8 +181,9 @@ class SoloSearchAgent(Agent):
         outcomes: list[list[bool]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         played = 0
+        public = public_view(state)
         while played < total and (deadline is None or played == 0 or time.perf_counter() < deadline):
-            deal = rules.determinize(state, 0, self.rng)
+            deal = rules.determinize(public, 0, self.rng)
             reshuffle_seed = int(self.rng.integers(2**63))
             for index in alive:
                 rng = np.random.default_rng(reshuffle_seed)
@@ -217,4 +226,5 @@ __all__ = [
     "candidate_actions",
     "play_out",
     "position_key",
+    "public_view",
 ]
