@@ -140,6 +140,7 @@ GAMES: tuple[GameEntry, ...] = (
         agents={
             "heuristic": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent",
             "search": "empire_envs.agents.solo_search:SoloSearchAgent",
+            "clairvoyant": "empire_envs.agents.solo_clairvoyant:ClairvoyantSoloAgent",
         },
         gallery=GalleryShot(seed=3, steps=12),
         speed_peer="pz_connect_four",
