@@ -117,6 +117,35 @@ def test_a_short_run_writes_its_files_without_nan(run):
     assert any(line.startswith("eval at 512 steps") for line in lines)
 
 
+def _tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
+    """The scalars of TensorBoard event files (TFRecord framing: length, its CRC, an Event
+    protobuf, its CRC), read with tensorboardX's own protobuf classes."""
+    import struct
+
+    from tensorboardX.proto.event_pb2 import Event
+
+    scalars: dict[str, list[tuple[int, float]]] = {}
+    for path in sorted(folder.glob("events.out.tfevents.*")):
+        data, offset = path.read_bytes(), 0
+        while offset < len(data):
+            (length,) = struct.unpack_from("<Q", data, offset)
+            event = Event.FromString(data[offset + 12 : offset + 12 + length])
+            offset += 12 + length + 4
+            for value in event.summary.value:
+                scalars.setdefault(value.tag, []).append((event.step, value.simple_value))
+    return scalars
+
+
+def test_a_run_writes_its_progress_to_tensorboard_too(run):
+    pytest.importorskip("tensorboardX")
+    out, _, _ = run
+    scalars = _tensorboard_scalars(out / "tb")
+    rows = _rows(out / "progress.csv")
+    assert [step for step, _ in scalars["train/entropy"]] == [128, 256, 384, 512]
+    assert [value for _, value in scalars["train/entropy"]] == pytest.approx([float(r["entropy"]) for r in rows])
+    assert [step for step, _ in scalars["eval/win_rate"]] == [256, 512]  # the rows with an evaluation
+
+
 def test_rollouts_never_sample_a_masked_action(trainer, start):
     runner, transitions, stats = trainer.collect(start)
     masks = np.asarray(transitions.mask)
@@ -370,9 +399,13 @@ def test_config_files_and_overrides(tmp_path):
 
 def test_shipped_jax_configs_load():
     paths = sorted((ROOT / "experiments" / "configs" / "jax").glob("*.toml"))
-    assert [path.name for path in paths] == ["solitaire.toml", "solo.toml"]
+    assert [path.name for path in paths] == ["demo.toml", "solitaire.toml", "solo.toml"]
     for path in paths:
         load_jax_config(path)
+    # the demo trains the network and settings of the published solo run, for fewer steps
+    demo, solo = (load_jax_config(paths[0].parent / name) for name in ("demo.toml", "solo.toml"))
+    assert demo.ppo == solo.ppo and demo.env_id == solo.env_id and demo.num_envs == solo.num_envs
+    assert demo.total_timesteps < solo.total_timesteps and demo.checkpoint.freq == 0
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ chunk sizes.
 The run directory gets ``config.json``, ``progress.csv``, ``checkpoints/policy_<steps>.npz``,
 the final ``policy.npz`` (the format of ``empire_envs.agents.jax_ppo``, played with numpy as
 ``jaxppo:RUN/policy.npz``), ``learning_curve.png`` (when matplotlib is installed) and
-``summary.json``.
+``summary.json``, and TensorBoard files in ``tb/`` when tensorboardX is installed.
 """
 
 from __future__ import annotations
@@ -469,6 +469,7 @@ def train(
     log(f"compiled in {compile_s:.1f} s")
     eval_s = 0.0
     bar = _progress_bar(config, config.num_updates * per_update)
+    board = _tensorboard(out)
     rows: list[dict[str, Any]] = []
     last_eval: dict[str, float] = {}
     wall = 0.0
@@ -497,12 +498,16 @@ def train(
                 trainer.save(out / "checkpoints" / f"policy_{timesteps}.npz", runner.params, timesteps)
             rows.append(row)
             _write_progress(out / "progress.csv", rows)
+            if board is not None:
+                _write_scalars(board, row)
             if bar is not None:
                 bar.set_postfix_str(_postfix(row), refresh=False)  # shown by the update's refresh
                 bar.update(chunk * per_update)
     finally:
         if bar is not None:
             bar.close()
+        if board is not None:
+            board.close()
     timesteps = updates * per_update
     policy = trainer.save(out / "policy.npz", runner.params, timesteps)
     summary: dict[str, Any] = {
@@ -529,6 +534,24 @@ def train(
     if importlib.util.find_spec("matplotlib") is not None and rows:
         plot_progress(out, title=f"compiled PPO on {trainer.env.id}")
     return summary
+
+
+def _tensorboard(out: Path) -> Any:
+    """A TensorBoard writer into ``out/tb`` when tensorboardX is installed (it writes TensorBoard's
+    files with numpy and protobuf alone, no torch or TensorFlow), else None: the CSV is the log."""
+    if importlib.util.find_spec("tensorboardX") is None:
+        return None
+    from tensorboardX import SummaryWriter
+
+    return SummaryWriter(str(out / "tb"))
+
+
+def _write_scalars(board: Any, row: dict[str, Any]) -> None:
+    """One progress row as scalars at its timestep: ``eval/...`` for the evaluation, ``train/...``."""
+    for column, value in row.items():
+        if column != "timesteps" and value is not None and value != "":
+            group = "eval" if column.startswith("eval_") else "train"
+            board.add_scalar(f"{group}/{column.removeprefix('eval_')}", float(value), row["timesteps"])
 
 
 def _evaluation(trainer: Trainer, params: Any) -> dict[str, float]:
