@@ -154,7 +154,9 @@ class OptimalSolitaireAgent(Agent):
 
     At each decision it searches the expectimax over the hidden stock from the position it sees
     (``FairPosition.from_state``: grid, captured cards, waiting card and the stock's size; never
-    the stock's cards) for at most ``time_limit`` seconds (default 0.05), and plays the action with
+    the stock's cards) for at most ``time_limit`` CPU seconds (default 0.05; forced moves are played
+    without a search) and, when given, ``node_limit`` nodes (a limit that makes the agent
+    deterministic, for tests; ``time_limit=None`` then drops the clock), and plays the action with
     the best proven lower bound: exact when the search finished, otherwise the value of the best
     strategy found after that action. Reveal-then-solve's choice is searched first and kept unless
     another action's lower bound is strictly higher, so where the search proves nothing the agent
@@ -165,10 +167,15 @@ class OptimalSolitaireAgent(Agent):
 
     name = "optimal"
 
-    def __init__(self, time_limit: float = 0.05) -> None:
-        if time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, got {time_limit!r}")
-        self.time_limit = float(time_limit)
+    def __init__(self, time_limit: float | None = 0.05, node_limit: int | None = None) -> None:
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}")
+        if node_limit is not None and node_limit < 1:
+            raise ValueError(f"node_limit must be a positive number of nodes or None, got {node_limit!r}")
+        if time_limit is None and node_limit is None:
+            raise ValueError("give a time_limit or a node_limit: a whole deal's expectimax does not finish")
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.node_limit = node_limit
         self._search = FairSearch()
         self._plan: list[int] = []
 
@@ -192,7 +199,9 @@ class OptimalSolitaireAgent(Agent):
                 return self._plan.pop(0)
         self._plan = []
         fallback = RevealThenSolveAgent().act(observation, action_mask, state)  # a fresh one: no stale plan
-        bounds = self._search.action_bounds(position, time_limit=self.time_limit, first=fallback)
+        bounds = self._search.action_bounds(
+            position, time_limit=self.time_limit, node_limit=self.node_limit, first=fallback
+        )
         best = max(legal, key=lambda action: bounds.get(action, (0.0, 0.0))[0])
         if bounds.get(best, (0.0, 0.0))[0] > bounds.get(fallback, (0.0, 0.0))[0] + FAIR_EPS:
             return best

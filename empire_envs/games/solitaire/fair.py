@@ -59,6 +59,8 @@ from .state import NUM_CELLS, STOCK_SIZE
 CARDS_IN_PLAY = NUM_CELLS + STOCK_SIZE  # 18 cards at the deal: fewer means a capture opened the stock
 EPS = 1e-12  # values are sums of multiples of 1/(37*36*35); float noise is far below one such step
 CHECK_EVERY = 64  # nodes between two looks at the clock
+#: the widths of the successive searches (``FairSearch._widening_search``); None: unlimited
+WIDTHS: tuple[int | None, ...] = (1, 2, 3, None)
 #: the node budget of one known-stock solve in the one-card clairvoyant bound: a lost verdict can
 #: cost millions of nodes, and an unfinished solve only makes the bound weaker (it counts as won)
 CLAIRVOYANT_NODE_LIMIT = 3000
@@ -136,6 +138,11 @@ def _cards(mask: int) -> list[int]:
         cards.append(low.bit_length() - 1)
         mask ^= low
     return cards
+
+
+def _mobility(grid: Sequence[int]) -> int:
+    """The captures available on a grid (the greedy players' measure, used to order the search)."""
+    return sum(1 for _ in capture_moves(grid))
 
 
 def _stock_open(grid: Sequence[int], stock_left: int, waiting: int) -> bool:
@@ -250,16 +257,20 @@ class _Stop(Exception):
 class FairSearch:
     """The expectimax, with its table of bounds kept between calls.
 
-    ``evaluate`` / ``action_bounds`` take a ``time_limit`` (seconds) and/or a ``node_limit``
+    ``evaluate`` / ``action_bounds`` take a ``time_limit`` (CPU seconds of this process, so that
+    a shared machine's load does not shrink the search) and/or a ``node_limit``
     (nodes entered by this call); without either the search runs until exact.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, one_card_bound: bool = False) -> None:
+        #: tighten decisions before the last reveal with ``_one_card_clairvoyant_bound`` (costly)
+        self.one_card_bound = one_card_bound
         # key -> [lower, upper, children or None]; children: list of (weight or action, child key)
         self.table: dict[tuple, list] = {}
         self.nodes = 0
         self.leaf_solves = 0
         self.clairvoyant_solves = 0
+        self.width: int | None = None
         self._deadline: float | None = None
         self._node_cap: int | None = None
         self.stopped = False
@@ -270,10 +281,10 @@ class FairSearch:
         self, position: FairPosition, time_limit: float | None = None, node_limit: int | None = None
     ) -> FairResult:
         """The optimal win probability of ``position``, or bounds on it when a limit stopped the search."""
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         nodes0, leaves0 = self.nodes, self.leaf_solves
         self._start(time_limit, node_limit)
-        lower, upper = self._search(position.key(), 0.0, 1.0)
+        lower, upper = self._widening_search(position.key())
         return FairResult(
             lower,
             upper,
@@ -281,7 +292,7 @@ class FairSearch:
             self.nodes - nodes0,
             self.leaf_solves - leaves0,
             time.perf_counter() - start,
-            {"table_entries": len(self.table)},
+            {"table_entries": len(self.table), "cpu_milliseconds": round(1000 * (time.process_time() - cpu_start))},
         )
 
     def action_bounds(
@@ -301,14 +312,32 @@ class FairSearch:
             entry[2] = self._children(key)
         if first is not None and entry[2]:
             entry[2].sort(key=lambda item: item[0] != first)  # stable: the rest keep their order
-        self._search(key, 0.0, 1.0)
+        self._widening_search(key)
         children = entry[2] if entry[2] is not None else self._children(key)
         return {action: (self._bounds(child)[0], self._bounds(child)[1]) for action, child in children}
 
     # ---------------------------------------------------------------- the search
 
+    def _widening_search(self, key: tuple) -> tuple[float, float]:
+        """Search with growing widths (``WIDTHS``), the last one unlimited, until exact or stopped.
+
+        At width k a decision or a placement with stock cards still to come searches only its
+        first k children in search order (the heuristic ones first); the others keep their
+        bounds (0, cheap upper bound). Width 1 is one complete strategy, close to reveal-then-
+        solve's, so a lower bound exists early; every bound stored at any width is sound, and
+        exact results carry over to the next width. Only the unlimited width can finish.
+        """
+        lower, upper = self._bounds(key)[:2]
+        for width in WIDTHS:
+            self.width = width
+            lower, upper = self._search(key, 0.0, 1.0)
+            if upper - lower <= EPS or self.stopped:
+                break
+        self.width = None
+        return lower, upper
+
     def _start(self, time_limit: float | None, node_limit: int | None) -> None:
-        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self._deadline = None if time_limit is None else time.process_time() + time_limit
         self._node_cap = None if node_limit is None else self.nodes + node_limit
         self.stopped = False
 
@@ -316,7 +345,7 @@ class FairSearch:
         self.nodes += 1
         out_of_nodes = self._node_cap is not None and self.nodes >= self._node_cap
         deadline = self._deadline
-        if out_of_nodes or deadline is not None and self.nodes % CHECK_EVERY == 0 and time.perf_counter() > deadline:
+        if out_of_nodes or deadline is not None and self.nodes % CHECK_EVERY == 0 and time.process_time() > deadline:
             self.stopped = True
 
     def _bounds(self, key: tuple) -> list:
@@ -340,7 +369,7 @@ class FairSearch:
             entry[0] = entry[1] = value
             return value, value
         if entry[2] is None:
-            if kind == DECIDE and key[3] == 1:
+            if self.one_card_bound and kind == DECIDE and key[3] == 1:
                 entry[1] = min(entry[1], self._one_card_clairvoyant_bound(key[1], key[2]))
                 if entry[1] - entry[0] <= EPS or entry[1] <= alpha + EPS:
                     return entry[0], entry[1]
@@ -352,18 +381,21 @@ class FairSearch:
         if kind == CHANCE:
             lower, upper = self._search_chance(children, alpha, beta)
         else:
-            lower, upper = self._search_max(children, alpha, beta)
+            # the width limits the choices that precede a hidden card; the last placement and
+            # the play after it are cheap (leaf solves) and searched in full
+            width = self.width if key[3] > 0 and self.width is not None else len(children)
+            lower, upper = self._search_max(children, alpha, beta, width)
         entry[0] = max(entry[0], lower)
         entry[1] = min(entry[1], upper)
         return entry[0], entry[1]
 
-    def _search_max(self, children: list, alpha: float, beta: float) -> tuple[float, float]:
+    def _search_max(self, children: list, alpha: float, beta: float, width: int) -> tuple[float, float]:
         """A decision (or a placement): the best child. A child is searched only while it could
         still beat the best lower bound found and the parent's ``alpha``; the search stops at
         ``beta`` (a value-1 cut-off when beta is 1)."""
         bounds = [self._bounds(child) for _, child in children]
         lower = max(b[0] for b in bounds)
-        for (_, child), b in zip(children, bounds, strict=True):
+        for (_, child), b in zip(children[:width], bounds, strict=False):
             if lower >= beta - EPS or self.stopped:
                 break
             if b[1] <= max(lower, alpha) + EPS or b[1] - b[0] <= EPS:
@@ -433,11 +465,14 @@ class FairSearch:
         # reveal-then-solve agent strong, so its subtree gives a good lower bound early
         if stock_left and -1 in grid and _stock_open(grid, stock_left, -1):
             children.append((A.REVEAL, (CHANCE, grid, unseen_mask, stock_left)))
+        captures = []
         for cell, direction, target in capture_moves(grid):
             child = list(grid)
             child[target], child[cell] = grid[cell], -1
-            children.append((A.capture(cell, direction), (DECIDE, tuple(child), unseen_mask, stock_left)))
-        return children
+            captures.append((A.capture(cell, direction), (DECIDE, tuple(child), unseen_mask, stock_left)))
+        # the capture that leaves the most captures first (the greedy player's choice)
+        captures.sort(key=lambda item: -_mobility(item[1][1]))
+        return children + captures
 
     def _reveal_outcomes(self, grid: tuple[int, ...], unseen_mask: int, stock_left: int) -> list:
         unseen = _cards(unseen_mask)
@@ -458,7 +493,7 @@ class FairSearch:
                 children.append((A.PLACE[cell], (DECIDE, tuple(child), after_mask, stock_left)))
         # the placement that leaves the most captures first (the greedy player's choice): a good
         # first guess raises the lower bound early and lets the others be cut off
-        children.sort(key=lambda item: -sum(1 for _ in capture_moves(item[1][1])))
+        children.sort(key=lambda item: -_mobility(item[1][1]))
         return children
 
     def _initial_upper(self, key: tuple) -> float:

@@ -1,0 +1,243 @@
+"""The fair optimum of Empire Solitaire (``games.solitaire.fair``) and the ``optimal`` agent.
+
+The expectimax is checked against a plain brute force written here on the real rules
+(``rules.legal_actions`` / ``rules.apply_action``): every action, and at every REVEAL every unseen
+card as the top of the stock, no table, no pruning, no card classes.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from empire_envs.agents.solitaire import OptimalSolitaireAgent, RevealThenSolveAgent
+from empire_envs.core.cards import parse_card
+from empire_envs.games.solitaire import actions as A
+from empire_envs.games.solitaire import rules
+from empire_envs.games.solitaire.fair import FairPosition, FairSearch, connectivity_bound, evaluate
+from empire_envs.games.solitaire.state import NUM_CELLS, ONGOING, SolitaireState
+
+pytest.importorskip("numba")  # the leaves are solved by the fast solver
+
+
+def _grid(cells: dict[int, str]) -> tuple[int, ...]:
+    grid = [-1] * NUM_CELLS
+    for cell, card in cells.items():
+        grid[cell] = parse_card(card)
+    return tuple(grid)
+
+
+def _state(position: FairPosition, captured: str = "KS") -> SolitaireState:
+    """A rules state for ``position``: the stock holds placeholder cards (the brute force puts
+    the card it deals on top before each REVEAL); ``out`` holds one captured card, so the stock
+    is open, as the position's card count says."""
+    state = SolitaireState()
+    state.grid = list(position.grid)
+    state.out = [parse_card(captured)]
+    state.revealed = position.revealed
+    placeholders = sorted(position.unseen)[: position.stock_left]
+    state.stock = list(placeholders)
+    state.outcome = ONGOING
+    return state
+
+
+def brute_force(state: SolitaireState, unseen: frozenset[int]) -> float:
+    """The fair optimum by plain expectimax over the rules: max over the legal actions; REVEAL
+    is the mean over the unseen cards, each in turn put on top of the stock."""
+    if state.outcome != ONGOING:
+        return 1.0 if rules.returns(state) > 0 else 0.0
+    values = []
+    for action in rules.legal_actions(state):
+        if action == A.REVEAL:
+            outcomes = []
+            for card in sorted(unseen):
+                child = state.clone()
+                child.stock[-1] = card
+                rules.apply_action(child, action)
+                outcomes.append(brute_force(child, unseen - {card}))
+            values.append(sum(outcomes) / len(outcomes))
+        else:
+            child = state.clone()
+            rules.apply_action(child, action)
+            values.append(brute_force(child, unseen))
+    return max(values, default=0.0)
+
+
+def _position(cells: dict[int, str], unseen: str, stock_left: int, revealed: str | None = None) -> FairPosition:
+    return FairPosition(
+        _grid(cells),
+        frozenset(parse_card(c) for c in unseen.split()),
+        stock_left,
+        parse_card(revealed) if revealed else -1,
+    )
+
+
+# hand-built positions: a few grid cards, a small unseen set, one or two stock cards
+HAND_BUILT = {
+    # two clubs side by side, one card to come: a club or a 2 joins them, the red 9 never does
+    "one card, one of three loses": _position({0: "AC", 1: "2C"}, "3C 9H 2D", 1),
+    # the 5S waits to be placed, then one card of three comes
+    "a revealed card to place": _position({0: "AH", 2: "9S", 7: "9H"}, "KS 2D 9D", 1, revealed="5S"),
+    # two cards to come out of four: the 3s and the spades must stay linked to the diamond
+    "two cards to come": _position({0: "3D", 6: "3S", 12: "JS"}, "4D 9S 8H KC", 2),
+    # five cards, one to come: capture first or reveal first
+    "captures or the reveal": _position({0: "4H", 1: "4S", 2: "9S", 3: "9D", 5: "QD"}, "QH 2C 5S", 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_expectimax_equals_brute_force(name: str) -> None:
+    position = HAND_BUILT[name]
+    expected = brute_force(_state(position), position.unseen)
+    result = evaluate(position)
+    assert result.exact
+    assert result.lower == pytest.approx(expected, abs=1e-12)
+    assert result.upper == pytest.approx(expected, abs=1e-12)
+
+
+def test_hand_built_values_include_uncertain_ones() -> None:
+    """The comparison is not between trivial 0s and 1s: some values lie strictly between."""
+    values = [evaluate(p).lower for p in HAND_BUILT.values()]  # equal to the brute force (above)
+    assert sum(0.0 < v < 1.0 for v in values) >= 3
+
+
+def _random_position(rng: random.Random, stock_left: int) -> FairPosition:
+    """A small random position: 3 grid cards on random cells (4 with one card to come), 3-4
+    unseen cards, drawn from a handful of ranks so that cards often match (the brute force grows
+    fast with the grid)."""
+    deck = [suit * 13 + rank for suit in range(4) for rank in (0, 1, 2, 5, 9)]
+    rng.shuffle(deck)
+    in_grid = 5 - stock_left
+    cells = rng.sample(range(NUM_CELLS), in_grid)
+    grid = [-1] * NUM_CELLS
+    for cell, card in zip(cells, deck[:in_grid], strict=True):
+        grid[cell] = card
+    unseen = frozenset(deck[in_grid : in_grid + rng.randint(3, 4)])
+    return FairPosition(tuple(grid), unseen, stock_left)
+
+
+def _check_random_positions(seed: int, count: int, stock_left: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(count):
+        position = _random_position(rng, stock_left)
+        expected = brute_force(_state(position), position.unseen)
+        result = evaluate(position)
+        assert result.exact
+        assert result.lower == pytest.approx(expected, abs=1e-12), position
+
+
+def test_expectimax_equals_brute_force_on_random_small_positions() -> None:
+    _check_random_positions(seed=20, count=10, stock_left=1)
+
+
+@pytest.mark.soak
+def test_expectimax_equals_brute_force_on_random_positions_with_two_cards_to_come() -> None:
+    _check_random_positions(seed=21, count=40, stock_left=2)
+
+
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_bounds_bracket_the_value_at_every_node_limit(name: str) -> None:
+    position = HAND_BUILT[name]
+    exact = evaluate(position)
+    stopped = 0
+    for limit in range(1, exact.nodes + 1):
+        result = evaluate(position, node_limit=limit)
+        assert result.lower - 1e-12 <= exact.lower <= result.upper + 1e-12
+        stopped += not result.exact
+    assert stopped > 0  # the limits did stop the search
+
+
+def test_bounds_bracket_the_value_under_a_time_limit_on_a_whole_deal() -> None:
+    """A real deal does not finish in 0.2 s; the bounds are still ordered and in [0, 1], and a
+    longer search keeps its lower bound no lower (the table is kept)."""
+    state = rules.new_game(rng=3)
+    position = FairPosition.from_state(state)
+    search = FairSearch()
+    first = search.evaluate(position, time_limit=0.2)
+    second = search.evaluate(position, time_limit=0.2)
+    assert 0.0 <= first.lower <= first.upper <= 1.0
+    assert first.lower <= second.lower <= second.upper <= first.upper
+
+
+def test_connectivity_bound_counts_the_cards_that_join_the_last_group() -> None:
+    grid = _grid({0: "AC", 1: "2C"})
+    cards = [c for c in grid if c >= 0]
+    unseen = {parse_card(c) for c in ("3C", "9H", "2D", "KS")}
+    mask = sum(1 << c for c in unseen)
+    assert connectivity_bound(cards, mask, 1) == pytest.approx(2 / 4)  # 3C (club) and 2D (a 2)
+    two_groups = cards + [parse_card("9H")]
+    assert connectivity_bound(two_groups, mask, 0) == 0.0
+    assert connectivity_bound(two_groups, mask, 2) == 1.0
+
+
+def test_action_bounds_cover_the_legal_actions() -> None:
+    position = HAND_BUILT["captures or the reveal"]
+    bounds = FairSearch().action_bounds(position)
+    assert set(bounds) == set(rules.legal_actions(_state(position)))
+    assert max(lo for lo, _ in bounds.values()) == pytest.approx(evaluate(position).lower)
+
+
+def test_from_state_reads_the_stock_size_only() -> None:
+    state = rules.new_game(rng=5)
+    position = FairPosition.from_state(state)
+    assert position.stock_left == 3
+    assert len(position.unseen) == 52 - 15
+    assert set(state.stock) <= position.unseen
+
+
+def _mid_game_state() -> SolitaireState:
+    """A deal played by reveal-then-solve up to its first decision after the first reveal."""
+    state = rules.new_game(rng=7)
+    player = RevealThenSolveAgent()
+    while len(state.stock) == 3 or state.revealed >= 0:
+        rules.apply_action(state, player.act(None, rules.legal_mask(state), state))
+    return state
+
+
+def test_optimal_agent_never_reads_the_stock() -> None:
+    state = _mid_game_state()
+    assert state.stock and state.outcome == ONGOING
+    mask = rules.legal_mask(state)
+    chosen = OptimalSolitaireAgent(time_limit=None, node_limit=3000).act(None, mask, state)
+    swapped = state.clone()
+    position = FairPosition.from_state(state)
+    others = sorted(position.unseen - set(state.stock))
+    swapped.stock = others[: len(state.stock)]  # other unseen cards, the same count
+    swapped.unused = others[len(state.stock) :] + list(state.stock)
+    assert OptimalSolitaireAgent(time_limit=None, node_limit=3000).act(None, mask, swapped) == chosen
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_optimal_agent_plays_only_legal_moves(seed: int) -> None:
+    state = rules.new_game(rng=seed)
+    agent = OptimalSolitaireAgent(time_limit=None, node_limit=500)
+    agent.reset()
+    steps = 0
+    while state.outcome == ONGOING:
+        mask = rules.legal_mask(state)
+        action = agent.act(None, mask, state)
+        assert mask[action] == 1
+        rules.apply_action(state, action)
+        steps += 1
+    assert steps <= rules.MAX_GAME_LENGTH
+
+
+def test_optimal_agent_plays_the_exact_best_action_on_a_small_position() -> None:
+    """Where the search finishes, the agent plays an action of the optimal value."""
+    position = HAND_BUILT["captures or the reveal"]
+    state = _state(position)
+    search = FairSearch()
+    bounds = search.action_bounds(position)
+    best = max(lo for lo, _ in bounds.values())
+    action = OptimalSolitaireAgent(time_limit=None, node_limit=10**6).act(None, rules.legal_mask(state), state)
+    assert bounds[action][0] == pytest.approx(best)
+
+
+def test_agent_settings_are_checked() -> None:
+    with pytest.raises(ValueError):
+        OptimalSolitaireAgent(time_limit=None, node_limit=None)
+    with pytest.raises(ValueError):
+        OptimalSolitaireAgent(time_limit=0.0)
+    assert np.int8  # numpy imported for the mask type used above
