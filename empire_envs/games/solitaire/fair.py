@@ -37,7 +37,14 @@ The search (all of it exact; each reduction is argued where it is used):
   prune Star1-style: a child's window is what keeps the weighted sum inside the parent's;
 - equivalent cards at a chance node are evaluated once and weighted by their number;
 - the connectivity bound: the cards still to play (grid, waiting card and the cards still to
-  come) must form one rank-or-suit group, since a capture never joins two groups.
+  come) must form one rank-or-suit group, since a capture never joins two groups;
+- optionally (``FairSearch(one_card_bound=True)``) a decision before the last reveal is bounded
+  by the known-stock solver's verdicts for each possible last card (off by default: on the
+  positions measured it cost more time than its cut-offs saved);
+- widening: the search runs at growing widths (``WIDTHS``), the choices before a hidden card
+  limited to the first k in a greedy order (reveal first, then the capture or placement that
+  leaves the most captures), so that one complete strategy, close to reveal-then-solve's, is
+  valued first and the lower bound is useful early; the last, unlimited width is the exact one.
 
 How far it reaches (measured on the 2-core project machine, docs/benchmarks/solitaire_ladder.md):
 positions after the second reveal usually finish in well under a second; whole deals (three

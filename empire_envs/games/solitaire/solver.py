@@ -25,15 +25,12 @@ disconnected match graph, drops captures that leave two groups of cards that can
 Every reduction only ever discards lost positions (each is argued where it is used), so the
 verdict is exact and a returned line always wins when replayed through ``rules.step``.
 
-The stock hidden (what an agent faces) is not solved here: the optimal win probability is an
-expectimax (at each REVEAL the card is uniform over the unseen cards, then placed by choice),
-and an exact one is out of reach per deal. Measured with a Python expectimax (value-1 cut-offs,
-Star1 pruning on the draw, a rank/suit-group bound; leaves solved by the fast backend): just
-before the LAST reveal (1 hidden card of 35, 14 cards on the grid) 2 of 6 positions took < 0.1 s
-(value 1) and the others 91 s to over 120 s (2.3M-3.4M leaf solves); before the second reveal,
-one of 2 positions ran past 240 s. A whole deal multiplies that by 37 draws x the placements x
-the capture orders before the first reveal. Even the sound upper bound, the known-stock verdict
-averaged over the 37*36*35 = 46,620 stock orders, costs 6-67 s per deal (0.13-1.45 ms a solve).
+The stock hidden (what an agent faces) is solved in ``fair.py``: the expectimax over the
+unseen cards (at each REVEAL the card is uniform over them, then placed by choice), with this
+solver (fast backend) at the leaves, a table of bounds, Star1 pruning, classes of equivalent
+cards and anytime bounds. Exact for positions a few cards from the end; a whole deal (3 hidden
+cards of 37, ~20k leaf solves for even one strategy) mostly ends on its time limit with sound
+bounds (docs/benchmarks/solitaire_ladder.md).
 """
 
 from __future__ import annotations
