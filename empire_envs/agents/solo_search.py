@@ -2,7 +2,9 @@
 
 At a decision with more than one legal action, ``SoloSearchAgent``:
 
-1. asks ``HeuristicSoloAgent`` for its move (the *default*);
+1. asks ``HeuristicSoloAgent`` for its move (the *default*), and plays it at once unless the
+   decision is one it searches (``is_searched``: every send of a battle, and a drawn card the
+   heuristic would make a recruit or use to promote; ``search_everywhere=True`` searches all);
 2. groups the legal actions by the board they leave (``afterstate_key``): actions that differ
    only by which keep or which outpost they use lead to positions the rules treat alike (keeps
    are interchangeable, and so are outposts), so one of each group is a *candidate*, the
@@ -14,24 +16,34 @@ At a decision with more than one legal action, ``SoloSearchAgent``:
    deck order and the same generator for later reshuffles (common random numbers), so the
    comparison between two candidates is paired: where both win or both lose, the deal says
    nothing, and only the deals that split them count;
-4. plays the candidate with the most wins, but leaves the default only when that candidate
-   wins more than ``switch_margin * n`` more of the ``n`` deals than the default does (a
-   small sample may favour a worse move by luck; the default is the better bet on a tie).
+4. after the first quarter of the deals (at least one), drops every alternative that won fewer
+   of them than the default or never differed from it (``worth_more_deals``), and plays the
+   rest of the deals with the default and the survivors only;
+5. plays the survivor with the most wins, but leaves the default only when it wins more than
+   ``switch_margin * n`` more of the ``n`` deals than the default does (a small sample may
+   favour a worse move by luck; the default is the better bet on a tie).
 
-Why PIMC and not the generic ``ISMCTSAgent`` with heuristic rollouts: both spend their time in
-the same heuristic playouts (a whole game of the heuristic is about 5 ms on the reference
-machine; a playout from mid-game about 2.5 ms), so what differs is what a playout buys. A
-single-seat ISMCTS samples a new deck order at every iteration and compares the root's actions
-on different deals; an Empire solo game is won or lost mostly by the deal (the heuristic wins
-58%), so most of what separates two actions' means after a few dozen playouts is the deals'
-luck. PIMC compares the actions on the same deals, which cancels that luck, and it does not spend
-playouts below the root, where the tree would split over drawn cards it cannot share across
-deck orders. ``docs/benchmarks/solo_ladder.md`` has the measured comparison at equal time.
+Why these decisions: a move chosen on a dozen deals and then judged on two dozen fresh ones
+beat the heuristic's move on average where the drawn card becomes a recruit (+3.3 points of win
+probability per decision, standard error 1.4) or a battle sends a recruit (+4.3, se 2.6), while
+searching where a soldier is placed or stacked, or units merge, chose worse moves than the
+heuristic's (-1.0, -1.4 and -1.1 points): the heuristic is hard to beat there, and the noise of
+a small sample is not. Skipping those decisions also saves three quarters of the playouts.
 
-Budget: ``determinizations`` deck orders per decision (each costs one playout per candidate,
-usually 2 to 4 candidates), optionally cut by ``time_budget_ms`` (at least one deck order is
-always played). With one legal action, or one candidate, the agent answers at once. For a fixed
-seed (``reset(seed)``) and without ``time_budget_ms`` it is deterministic.
+Why PIMC and not the generic ``ISMCTSAgent`` with heuristic playouts: both spend their time in
+the same playouts (a whole game of the heuristic is about 5 ms on the reference machine), so
+what differs is what a playout buys. A single-seat ISMCTS samples a new deck order at every
+iteration and compares the root's actions on different deals; an Empire solo game is won or
+lost mostly by the deal, so after a few dozen playouts most of what separates two actions'
+means is the deals' luck. PIMC compares the actions on the same deals, which cancels that luck,
+and spends no playouts below the root, where the tree would split over drawn cards it cannot
+share across deck orders. ``docs/benchmarks/solo_ladder.md`` has the measured comparison at the
+same number of playouts, and the win rates at three budgets.
+
+Budget: ``determinizations`` deck orders per searched decision (each costs one playout per
+surviving candidate, usually 2 to 4), optionally cut by ``time_budget_ms`` (at least one deck
+order is always played). With one legal action, or one candidate, the agent answers at once.
+For a fixed seed (``reset(seed)``) and without ``time_budget_ms`` it is deterministic.
 """
 
 from __future__ import annotations
