@@ -154,7 +154,7 @@ class OptimalSolitaireAgent(Agent):
 
     At each decision it searches the expectimax over the hidden stock from the position it sees
     (``FairPosition.from_state``: grid, captured cards, waiting card and the stock's size; never
-    the stock's cards) for at most ``time_limit`` CPU seconds (default 0.1; forced moves are played
+    the stock's cards) for at most ``time_limit`` CPU seconds (default 0.05; forced moves are played
     without a search) and, when given, ``node_limit`` nodes (a limit that makes the agent
     deterministic, for tests; ``time_limit=None`` then drops the clock), and plays the action with
     the best proven lower bound: exact when the search finished, otherwise the value of the best
@@ -167,7 +167,7 @@ class OptimalSolitaireAgent(Agent):
 
     name = "optimal"
 
-    def __init__(self, time_limit: float | None = 0.1, node_limit: int | None = None) -> None:
+    def __init__(self, time_limit: float | None = 0.05, node_limit: int | None = None) -> None:
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}")
         if node_limit is not None and node_limit < 1:
