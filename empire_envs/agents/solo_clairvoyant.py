@@ -53,7 +53,7 @@ from .solo_search import NO_OBSERVATION, territory_key
 
 WINNABLE, LOST, UNDECIDED = "winnable", "lost", "undecided"
 
-#: nodes searched per deal by default (about two seconds on the reference machine)
+#: nodes searched per deal by default (under a second on the reference machine; most deals need a few hundred)
 DEFAULT_NODE_LIMIT = 20_000
 
 #: no action draws more than one card, so a deck this big cannot run out during one
