@@ -101,6 +101,15 @@ def test_a_forced_move_is_played_at_once():
     assert agent.last_playouts == 0
 
 
+def test_a_time_budget_stops_after_the_first_deal():
+    # A microsecond is over before the first deal's playouts end; that deal is still played.
+    state = split_wins_position()
+    agent = SoloSearchAgent(determinizations=1000, time_budget_ms=0.001, search_everywhere=True, seed=0)
+    action = agent.act(None, rules.legal_mask(state), state)
+    assert action in (A.SUM_ACTION, A.SPLIT_ACTION)
+    assert agent.last_playouts == 2  # one deal, two candidates
+
+
 def test_symmetric_moves_are_one_candidate():
     # A drawn 7H and an empty board but keep 0: the three outposts are alike, and so are the
     # two empty keeps; stacking and discarding are moves of their own.
