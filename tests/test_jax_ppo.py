@@ -136,6 +136,14 @@ def _tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
     return scalars
 
 
+def test_runs_are_plotted_side_by_side(run, tmp_path):
+    pytest.importorskip("matplotlib")
+    from empire_envs.training.jax_ppo import plot_runs
+
+    out = plot_runs({"a": run[0], "b": run[0]}, tmp_path / "curves" / "runs.png", title="two runs")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_a_run_writes_its_progress_to_tensorboard_too(run):
     pytest.importorskip("tensorboardX")
     out, _, _ = run
@@ -500,7 +508,7 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     """The policies in empire_envs/pretrained load by id and finish a game through gymnasium.make
     (where an illegal action raises); the solo one is the README's published run."""
     shipped = policy_files.pretrained_names()
-    assert "EmpireSolo-v0" in shipped
+    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0"]
     for name in shipped:
         agent = make_agent(f"pretrained:{name}", "Empire solo" if "Solo" in name else "Empire Solitaire")
         env = gym.make(agent.policy.metadata["env_id"], **agent.policy.metadata["env_kwargs"])
@@ -514,3 +522,7 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
         assert info["outcome"] in ("won", "lost", "truncated")
     solo = make_agent("pretrained:EmpireSolo-v0", "Empire solo").policy.metadata
     assert solo["env_id"] == "empire_envs/EmpireSolo-v0" and solo["timesteps"] == 20_021_248
+    # Solitaire's: trained on the shaped variant (same spaces), fed the mask, 102M steps
+    solitaire = make_agent("pretrained:EmpireSolitaire-v0", "Empire Solitaire").policy.metadata
+    assert solitaire["env_id"] == "empire_envs/EmpireSolitaireShaped-v0" and solitaire["timesteps"] == 102_039_552
+    assert solitaire["mask_in_observation"] is True

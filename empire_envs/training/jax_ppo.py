@@ -643,3 +643,31 @@ def plot_progress(run_dir: Path, out: Path | None = None, title: str = "") -> Pa
     figure.savefig(out, dpi=100)
     plt.close(figure)
     return out
+
+
+def plot_runs(runs: dict[str, Path], out: Path, title: str = "") -> Path:
+    """The win rates of several runs side by side: the rollouts' games and the greedy evaluations
+    of each run's ``progress.csv`` against timesteps (label -> run folder); returns the PNG path."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (ax_rollout, ax_eval) = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True)
+    for label, run_dir in runs.items():
+        progress = read_progress(run_dir)
+        steps, evaluated = progress["timesteps"], progress["eval_win_rate"]
+        ax_rollout.plot(steps, 100.0 * progress["win_rate"], "-", label=label)
+        keep = ~np.isnan(evaluated)
+        ax_eval.plot(steps[keep], 100.0 * evaluated[keep], "o-", label=label)
+    ax_rollout.set(xlabel="timesteps", ylabel="win rate (%)", title="Games ended in the rollouts")
+    ax_eval.set(xlabel="timesteps", ylabel="win rate (%)", title="Greedy evaluation")
+    for axis in (ax_rollout, ax_eval):
+        axis.grid(alpha=0.3)
+        axis.legend(loc="best", fontsize="small")
+    if title:
+        figure.suptitle(title)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out, dpi=100)
+    plt.close(figure)
+    return out
