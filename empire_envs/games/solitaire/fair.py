@@ -293,8 +293,8 @@ class FairSearch:
         self._start(time_limit, node_limit)
         lower, upper = self._widening_search(position.key())
         return FairResult(
-            lower,
-            upper,
+            min(max(lower, 0.0), 1.0),  # float sums can stray from [0, 1] by a few ulps
+            min(max(upper, 0.0), 1.0),
             upper - lower <= EPS,
             self.nodes - nodes0,
             self.leaf_solves - leaves0,
