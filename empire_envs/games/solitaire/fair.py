@@ -47,8 +47,10 @@ The search (all of it exact; each reduction is argued where it is used):
   valued first and the lower bound is useful early; the last, unlimited width is the exact one.
 
 How far it reaches (measured on the 2-core project machine, docs/benchmarks/solitaire_ladder.md):
-positions after the second reveal usually finish in well under a second; whole deals (three
-hidden cards of 37) mostly do not finish within seconds, and then the bounds are reported.
+before the last reveal (one hidden card), 39 of 50 positions finished within 2 CPU s (median
+0.016 s); before the second reveal, 18 of 50 (those of value 1); whole deals (three hidden cards
+of 37), 18 of 200 within 6 CPU s (all of value 1). The others end with their bounds: one
+complete strategy of a deal has some 20,000 leaf solves of about 0.3 ms.
 """
 
 from __future__ import annotations
