@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from empire_envs.agents.solitaire import OptimalSolitaireAgent, RevealThenSolveAgent
@@ -225,12 +224,16 @@ def test_optimal_agent_plays_only_legal_moves(seed: int) -> None:
 
 
 def test_optimal_agent_plays_the_exact_best_action_on_a_small_position() -> None:
-    """Where the search finishes, the agent plays an action of the optimal value."""
-    position = HAND_BUILT["captures or the reveal"]
-    state = _state(position)
-    search = FairSearch()
-    bounds = search.action_bounds(position)
+    """Where the search finishes, the agent plays an action of the optimal value (the agent
+    sees every card not in the grid or captured as unseen: 46 cards here)."""
+    state = _state(HAND_BUILT["captures or the reveal"])
+    position = FairPosition.from_state(state)
+    value = evaluate(position)
+    assert value.exact
+    bounds = FairSearch().action_bounds(position)
     best = max(lo for lo, _ in bounds.values())
+    assert best == pytest.approx(value.lower)
+    assert min(hi for _, hi in bounds.values()) < best  # some action is proven worse: the choice matters
     action = OptimalSolitaireAgent(time_limit=None, node_limit=10**6).act(None, rules.legal_mask(state), state)
     assert bounds[action][0] == pytest.approx(best)
 
@@ -240,4 +243,3 @@ def test_agent_settings_are_checked() -> None:
         OptimalSolitaireAgent(time_limit=None, node_limit=None)
     with pytest.raises(ValueError):
         OptimalSolitaireAgent(time_limit=0.0)
-    assert np.int8  # numpy imported for the mask type used above
