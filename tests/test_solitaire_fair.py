@@ -243,3 +243,24 @@ def test_agent_settings_are_checked() -> None:
         OptimalSolitaireAgent(time_limit=None, node_limit=None)
     with pytest.raises(ValueError):
         OptimalSolitaireAgent(time_limit=0.0)
+
+
+def test_fair_optimum_command_reports_bounds_that_bracket_each_deal(tmp_path, capsys) -> None:
+    """``python -m empire_envs fair-optimum``: after 2 reveals most positions finish exactly, and
+    the summary's means are those of the per-deal rows."""
+    import json
+
+    from empire_envs.cli import main as cli_main
+
+    out = tmp_path / "fair.json"
+    assert cli_main(["fair-optimum", "--deals", "3", "--seconds", "1", "--after-reveals", "2", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    rows, summary = report["deals"], report["summary"]
+    assert summary["deals"] == len(rows) >= 1
+    assert all(0.0 <= row["lower"] <= row["upper"] <= 1.0 for row in rows)
+    assert all(row["lower"] == row["upper"] for row in rows if row["exact"])
+    assert summary["mean_lower"] == pytest.approx(sum(row["lower"] for row in rows) / len(rows))
+    assert summary["exact_deals"] == sum(row["exact"] for row in rows)
+    assert "mean fair optimum in [" in capsys.readouterr().out
+    assert cli_main(["fair-optimum", "--deals", "1", "--seconds", "0"]) == 2  # refused, named
+    assert "seconds must be positive" in capsys.readouterr().err

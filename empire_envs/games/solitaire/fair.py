@@ -293,11 +293,15 @@ class FairSearch:
         start, cpu_start = time.perf_counter(), time.process_time()
         nodes0, leaves0 = self.nodes, self.leaf_solves
         self._start(time_limit, node_limit)
-        lower, upper = self._widening_search(position.key())
+        # float sums can stray from [0, 1], and the two bounds' sums from each other, by a few ulps
+        lower, upper = (min(max(bound, 0.0), 1.0) for bound in self._widening_search(position.key()))
+        exact = upper - lower <= EPS
+        if exact:
+            lower = upper = (lower + upper) / 2
         return FairResult(
-            min(max(lower, 0.0), 1.0),  # float sums can stray from [0, 1] by a few ulps
-            min(max(upper, 0.0), 1.0),
-            upper - lower <= EPS,
+            lower,
+            upper,
+            exact,
             self.nodes - nodes0,
             self.leaf_solves - leaves0,
             time.perf_counter() - start,
