@@ -83,7 +83,7 @@ def test_help(command: list[str]) -> None:
 
 #: the commands that run the experiments (the scripts of experiments/ call them)
 EXPERIMENT_COMMANDS = [
-    "evaluate", "benchmark", "bench", "solvability", "deck-balance", "train", "imitate", "demo",
+    "evaluate", "benchmark", "bench", "solvability", "fair-optimum", "deck-balance", "train", "imitate", "demo",
     "train-rllib", "gallery", "docs",
 ]
 

@@ -45,6 +45,7 @@ SCRIPT_COMMANDS = {
     "gallery": "gallery",
     "imitate": "imitate",
     "solvability": "solvability",
+    "solitaire_fair_optimum": "fair-optimum",
     "train": "train",
     "train_rllib": "train-rllib",
 }

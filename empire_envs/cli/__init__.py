@@ -3,7 +3,7 @@
 - ``list``, ``render``, ``play``: the registered ids, pictures of a game, a game in the terminal
   (``listing``, ``render``, ``play``; ``match`` gives them one surface over Gymnasium and
   PettingZoo envs);
-- ``evaluate``, ``benchmark``, ``bench``, ``solvability``, ``deck-balance``: measuring agents and
+- ``evaluate``, ``benchmark``, ``bench``, ``solvability``, ``fair-optimum``, ``deck-balance``: measuring agents and
   environments (``evaluation_commands`` over ``empire_envs.evaluation``);
 - ``train``, ``imitate``, ``demo``, ``train-rllib``: training (``training_commands`` over
   ``empire_envs.training``; the ``train`` or ``distributed`` extra);

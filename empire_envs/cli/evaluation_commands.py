@@ -1,5 +1,5 @@
 """The commands that measure agents and environments: ``evaluate``, ``benchmark``, ``bench``,
-``solvability`` and ``deck-balance`` (the work is done in ``empire_envs.evaluation``).
+``solvability``, ``fair-optimum`` and ``deck-balance`` (the work is done in ``empire_envs.evaluation``).
 
 Their flags are those of the scripts in ``experiments/``, which call these commands.
 """
@@ -27,6 +27,7 @@ def add_parsers(commands: Subparsers) -> None:
     _add_benchmark(commands)
     _add_bench(commands)
     _add_solvability(commands)
+    _add_fair_optimum(commands)
     _add_deck_balance(commands)
 
 
@@ -360,6 +361,44 @@ def cmd_solvability(args: argparse.Namespace) -> int:
     return 1 if report["replay_failures"] else 0
 
 
+# --------------------------------------------------------------------------- fair-optimum
+
+
+def _add_fair_optimum(commands: Subparsers) -> None:
+    sub = commands.add_parser(
+        "fair-optimum",
+        help="Empire Solitaire: bounds on the best win probability without seeing the stock, per deal",
+        description="Search the expectimax over the hidden stock (games/solitaire/fair.py) of the env's "
+        "deals seed .. seed + deals - 1 for at most --seconds CPU seconds each; print each deal's sound "
+        "bounds and the mean's.",
+    )
+    sub.add_argument("--deals", type=_positive_int, default=200)
+    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--seconds", type=float, default=6.0, help="CPU seconds of search per deal (default 6)")
+    sub.add_argument(
+        "--after-reveals",
+        type=int,
+        default=0,
+        choices=(0, 1, 2),
+        help="first play reveal-solve until this many stock cards are placed, then search",
+    )
+    sub.add_argument("--json", metavar="PATH", help="write the summary and the per-deal rows as JSON ('-': stdout)")
+
+
+def cmd_fair_optimum(args: argparse.Namespace) -> int:
+    """Search the deals, print the report (and the JSON)."""
+    from ..evaluation import fair_optimum
+
+    log = text_log(args.json)
+    try:
+        report = fair_optimum.run(args.deals, args.seed, args.seconds, args.after_reveals, log=log)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    log(fair_optimum.format_report(report))
+    emit_json(report, args.json, log)
+    return 0
+
+
 # --------------------------------------------------------------------------- deck-balance
 
 
@@ -424,6 +463,7 @@ COMMANDS: dict[str, Command] = {
     "benchmark": cmd_benchmark,
     "bench": cmd_bench,
     "solvability": cmd_solvability,
+    "fair-optimum": cmd_fair_optimum,
     "deck-balance": cmd_deck_balance,
 }
 

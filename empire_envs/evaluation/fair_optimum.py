@@ -1,0 +1,117 @@
+"""Empire Solitaire: the fair optimum of the env's deals, the best win probability of a player
+who does not see the stock order (``games.solitaire.fair``).
+
+``python -m empire_envs fair-optimum`` (and ``experiments/solitaire_fair_optimum.py``) runs
+``run`` and prints ``format_report``.
+
+Deal ``i`` is the env's deal of ``reset(seed=seed + i)`` (``empire_envs/EmpireSolitaire-v0``).
+Each deal is searched from its first decision for at most ``seconds`` CPU seconds. A deal is
+exact when the search finished; otherwise its sound bounds are kept. The report gives the mean
+of the lower and of the upper bounds (exact deals count in both), so the mean fair optimum of
+these deals lies between them.
+
+``after_reveals`` (1 or 2) measures later positions instead: each deal is first played by
+``reveal-solve`` until that many stock cards are revealed and placed, and the fair optimum of
+the position reached is searched (how far exactness reaches). Deals lost before are skipped.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import gymnasium
+
+from ..agents.solitaire import RevealThenSolveAgent
+from ..games.solitaire import rules
+from ..games.solitaire.fair import FairPosition, evaluate
+from ..games.solitaire.state import ONGOING, STOCK_SIZE, SolitaireState
+from .reporting import Log
+
+ENV_ID = "empire_envs/EmpireSolitaire-v0"
+
+
+def play_reveals(state: SolitaireState, reveals: int) -> bool:
+    """Play ``reveal-solve`` on ``state`` (in place) until ``reveals`` stock cards are placed;
+    False when the game ends first."""
+    player = RevealThenSolveAgent()
+    while len(state.stock) > STOCK_SIZE - reveals or state.revealed >= 0:
+        if state.outcome != ONGOING:
+            return False
+        rules.apply_action(state, player.act(None, rules.legal_mask(state), state))  # type: ignore[arg-type]
+    return state.outcome == ONGOING
+
+
+def run(deals: int, seed: int = 0, seconds: float = 6.0, after_reveals: int = 0, log: Log = print) -> dict[str, Any]:
+    """Search ``deals`` deals from ``seed``; the summary and the per-deal rows (module docstring)."""
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, got {deals}")
+    if seconds <= 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    if after_reveals not in (0, 1, 2):
+        raise ValueError(f"after_reveals must be 0, 1 or 2, got {after_reveals}")
+    env: Any = gymnasium.make(ENV_ID)
+    rows = []
+    start = time.perf_counter()
+    for deal_seed in range(seed, seed + deals):
+        env.reset(seed=deal_seed)
+        state = env.unwrapped.state
+        if after_reveals and not play_reveals(state, after_reveals):
+            continue
+        result = evaluate(FairPosition.from_state(state), time_limit=seconds)
+        rows.append(
+            {
+                "seed": deal_seed,
+                "lower": result.lower,
+                "upper": result.upper,
+                "exact": result.exact,
+                "nodes": result.nodes,
+                "leaf_solves": result.leaf_solves,
+                "seconds": round(result.seconds, 3),
+                "cpu_seconds": result.counters["cpu_milliseconds"] / 1000,
+            }
+        )
+        log(f"{deal_seed:4d}  [{result.lower:.4f}, {result.upper:.4f}]  exact={result.exact}  {result.seconds:.2f}s")
+    env.close()
+    return {"summary": summarize(rows, seed, seconds, after_reveals, time.perf_counter() - start), "deals": rows}
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summarize(
+    rows: list[dict[str, Any]], seed: int, seconds: float, after_reveals: int, wall_seconds: float
+) -> dict[str, Any]:
+    """The means over the searched deals: bounds of all, the exact deals' value, the rest's bounds."""
+    exact = [row for row in rows if row["exact"]]
+    rest = [row for row in rows if not row["exact"]]
+    return {
+        "deals": len(rows),
+        "after_reveals": after_reveals,
+        "first_seed": seed,
+        "seconds_per_deal": seconds,
+        "exact_deals": len(exact),
+        "mean_lower": _mean([row["lower"] for row in rows]),
+        "mean_upper": _mean([row["upper"] for row in rows]),
+        "mean_exact_value": _mean([row["lower"] for row in exact]),
+        "mean_lower_unfinished": _mean([row["lower"] for row in rest]),
+        "mean_upper_unfinished": _mean([row["upper"] for row in rest]),
+        "wall_seconds": round(wall_seconds, 1),
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The summary in a few lines."""
+    summary = report["summary"]
+    if not summary["deals"]:
+        return "no deal was searched (every deal was lost before the position asked for)"
+    start = "the first decision" if not summary["after_reveals"] else f"{summary['after_reveals']} reveal(s)"
+    lines = [
+        f"{ENV_ID}: {summary['deals']} deals from seed {summary['first_seed']}, searched from {start}, "
+        f"{summary['seconds_per_deal']} CPU s each",
+        f"exact: {summary['exact_deals']} of {summary['deals']}",
+        f"mean fair optimum in [{summary['mean_lower']:.4f}, {summary['mean_upper']:.4f}]",
+        f"({summary['wall_seconds']} s of wall time)",
+    ]
+    return "\n".join(lines)
