@@ -109,19 +109,26 @@ def _add_train(commands: Subparsers) -> None:
 
 def train_config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The config file with the command line's overrides applied, named flags first."""
+    named = {"n_envs": args.n_envs, "vec_env": args.vec_env}
+    return load_config(args.config, command_line_overrides(args, named))
+
+
+def command_line_overrides(args: argparse.Namespace, backend_flags: dict[str, Any]) -> list[tuple[str, Any]]:
+    """``train``'s flags as config overrides, in the order they apply: the named flags both
+    backends share, then ``backend_flags`` (config key -> value, None when not given), the
+    ``--env-kwarg`` settings, ``--no-progress``, and last every ``--set``."""
     named = {
         "env_id": args.env,
         "total_timesteps": args.timesteps,
         "seed": args.seed,
-        "n_envs": args.n_envs,
-        "vec_env": args.vec_env,
+        **backend_flags,
         "output_dir": args.out,
     }
     overrides = [(key, value) for key, value in named.items() if value is not None]
     overrides += [(f"env_kwargs.{key}", value) for key, value in args.env_kwarg]
     if args.no_progress:
         overrides.append(("progress_bar", False))
-    return load_config(args.config, overrides + list(args.overrides))
+    return overrides + list(args.overrides)
 
 
 #: flags of the sb3 backend that the jax backend has no use for, with what to write instead
@@ -137,17 +144,7 @@ def jax_config_from_args(args: argparse.Namespace) -> JaxTrainConfig:
     for attribute, (flag, instead) in SB3_ONLY_FLAGS.items():
         if getattr(args, attribute) is not None:
             raise ValueError(f"{flag} is a flag of the sb3 backend; {instead}")
-    named = {
-        "env_id": args.env,
-        "total_timesteps": args.timesteps,
-        "seed": args.seed,
-        "output_dir": args.out,
-    }
-    overrides = [(key, value) for key, value in named.items() if value is not None]
-    overrides += [(f"env_kwargs.{key}", value) for key, value in args.env_kwarg]
-    if args.no_progress:
-        overrides.append(("progress_bar", False))
-    return load_jax_config(args.config, overrides + list(args.overrides))
+    return load_jax_config(args.config, command_line_overrides(args, {}))
 
 
 def _fresh_run_folder(out: Path, overwrite: bool) -> None:
