@@ -55,7 +55,7 @@ import empire_envs.jax as empire_jax
 from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
 from ..core.policy_input import PolicyInput
 from .jax_config import JaxTrainConfig
-from .plots import read_progress
+from .plots import read_progress, save_figure
 
 ACTIVATION_FUNCTIONS: dict[str, Callable[[jax.Array], jax.Array]] = {"tanh": jnp.tanh, "relu": jax.nn.relu}
 #: the columns of progress.csv, in order
@@ -635,14 +635,7 @@ def plot_progress(run_dir: Path, out: Path | None = None, title: str = "") -> Pa
             axis.plot(steps[keep], scale * evaluated[keep], "o-", label="greedy evaluation")
     ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
     ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
-    for axis in (ax_return, ax_win):
-        axis.grid(alpha=0.3)
-        axis.legend(loc="best", fontsize="small")
-    if title:
-        figure.suptitle(title)
-    figure.savefig(out, dpi=100)
-    plt.close(figure)
-    return out
+    return save_figure(figure, (ax_return, ax_win), out, title)
 
 
 def plot_runs(runs: dict[str, Path], out: Path, title: str = "") -> Path:
@@ -662,12 +655,4 @@ def plot_runs(runs: dict[str, Path], out: Path, title: str = "") -> Path:
         ax_eval.plot(steps[keep], 100.0 * evaluated[keep], "o-", label=label)
     ax_rollout.set(xlabel="timesteps", ylabel="win rate (%)", title="Games ended in the rollouts")
     ax_eval.set(xlabel="timesteps", ylabel="win rate (%)", title="Greedy evaluation")
-    for axis in (ax_rollout, ax_eval):
-        axis.grid(alpha=0.3)
-        axis.legend(loc="best", fontsize="small")
-    if title:
-        figure.suptitle(title)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(out, dpi=100)
-    plt.close(figure)
-    return out
+    return save_figure(figure, (ax_rollout, ax_eval), out, title)

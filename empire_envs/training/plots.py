@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,15 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None, titl
             )
     ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
     ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
-    for axis in (ax_return, ax_win):
+    return save_figure(figure, (ax_return, ax_win), out, title)
+
+
+def save_figure(figure: Any, axes: Sequence[Any], out: Path, title: str = "") -> Path:
+    """The curves' common finish: a light grid and a legend (where a panel has labelled lines),
+    the title, then the PNG at ``out`` (its folder made when missing); the figure is closed."""
+    import matplotlib.pyplot as plt
+
+    for axis in axes:
         axis.grid(alpha=0.3)
         if axis.get_legend_handles_labels()[0]:
             axis.legend(loc="best", fontsize="small")
