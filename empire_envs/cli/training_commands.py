@@ -95,6 +95,13 @@ def _add_train(commands: Subparsers) -> None:
     sub.add_argument("--vec-env", choices=["dummy", "subproc"], help="sb3 only")
     sub.add_argument("--out", help="run directory (default runs/<env>-seed<seed>)")
     sub.add_argument("--overwrite", action="store_true", help="replace an existing run directory instead of refusing")
+    add_set_flag(sub, "override any config key, e.g. ppo.learning_rate=1e-4; repeatable")
+    sub.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_set_flag(sub: argparse.ArgumentParser, help_text: str) -> None:
+    """``--set SECTION.KEY=VALUE`` (repeatable, into ``args.overrides``): the config overrides
+    that ``train`` and ``demo`` apply last."""
     sub.add_argument(
         "--set",
         action="append",
@@ -102,9 +109,8 @@ def _add_train(commands: Subparsers) -> None:
         type=parse_env_kwarg,
         dest="overrides",
         metavar="SECTION.KEY=VALUE",
-        help="override any config key, e.g. ppo.learning_rate=1e-4; repeatable",
+        help=help_text,
     )
-    sub.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def train_config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -263,15 +269,7 @@ def _add_demo(commands: Subparsers) -> None:
     )
     sub.add_argument("--config", default=None, help="TOML config of that backend (default: its config's defaults)")
     sub.add_argument("--timesteps", type=int, help="override the config's training budget")
-    sub.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        type=parse_env_kwarg,
-        dest="overrides",
-        metavar="SECTION.KEY=VALUE",
-        help="override any config key, as for train; repeatable",
-    )
+    add_set_flag(sub, "override any config key, as for train; repeatable")
     sub.add_argument("--episodes", type=int, default=1000, help="evaluation deals per agent")
     sub.add_argument("--seed", type=int, default=0, help="first evaluation deal")
     sub.add_argument("--out", default=str(Path("runs") / "demo"), help="run directory (default runs/demo)")
