@@ -207,19 +207,26 @@ def test_clairvoyant_search_leaves_its_inputs_alone():
 # --------------------------------------------------------------------------- clairvoyant agent
 
 
+def play_checked_game(env, agent, seed: int) -> dict:
+    """One whole game of ``agent`` on deal ``seed``, every action checked against the mask;
+    returns the last step's info."""
+    obs, info = env.reset(seed=seed)
+    agent.reset(seed=seed)
+    done = False
+    while not done:
+        action = agent.act(obs, info["action_mask"], env.unwrapped.state)
+        assert info["action_mask"][action] == 1
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    return info
+
+
 def test_clairvoyant_agent_wins_exactly_the_deals_it_proved():
     env = gymnasium.make("empire_envs/EmpireSolo-v0", illegal_action="raise")
     agent = make_agent("clairvoyant", SOLO, node_limit=3000)
     proved = 0
     for seed in range(3):
-        obs, info = env.reset(seed=seed)
-        agent.reset(seed=seed)
-        done = False
-        while not done:
-            action = agent.act(obs, info["action_mask"], env.unwrapped.state)
-            assert info["action_mask"][action] == 1
-            obs, _, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
+        info = play_checked_game(env, agent, seed)
         assert agent.last_result is not None
         proved += agent.last_result.verdict == WINNABLE
         assert (info["outcome"] == "won") == (agent.last_result.verdict == WINNABLE)
@@ -248,11 +255,4 @@ def test_search_plays_only_legal_moves_over_full_length_games():
     env = gymnasium.make("empire_envs/EmpireSolo-v0", illegal_action="raise")
     agent = SoloSearchAgent(determinizations=4)
     for seed in range(5):
-        obs, info = env.reset(seed=seed)
-        agent.reset(seed=seed)
-        done = False
-        while not done:
-            action = agent.act(obs, info["action_mask"], env.unwrapped.state)
-            assert info["action_mask"][action] == 1
-            obs, _, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
+        play_checked_game(env, agent, seed)
