@@ -452,7 +452,15 @@ def make_any(spec: str, **kwargs: Any) -> Any:
             factory = _load(spec)
         except (ImportError, AttributeError) as error:
             raise ValueError(f"cannot import the env factory {spec!r}: {error}") from None
-        return factory(**kwargs)
+        if not callable(factory):
+            raise ValueError(f"{spec!r} is a {type(factory).__name__}, not an env factory")
+        made = factory(**kwargs)
+        if not _is_env(made):
+            raise ValueError(
+                f"{spec!r} made a {type(made).__name__}, not an env: a factory must return a PettingZoo "
+                "AEC env or a Gymnasium env"
+            )
+        return made
     import gymnasium
 
     register_all()
@@ -460,6 +468,14 @@ def make_any(spec: str, **kwargs: Any) -> Any:
     if spec not in gymnasium.registry and any(item.env_id == namespaced for item in all_entries()):
         return make(namespaced, **kwargs)
     return gymnasium.make(spec, **kwargs)
+
+
+def _is_env(candidate: Any) -> bool:
+    """Whether ``candidate`` is a PettingZoo AEC env or a Gymnasium env."""
+    import gymnasium
+    from pettingzoo import AECEnv
+
+    return isinstance(candidate, (AECEnv, gymnasium.Env))
 
 
 def is_multiplayer(env: Any) -> bool:

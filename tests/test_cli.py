@@ -101,7 +101,7 @@ def test_experiment_command_help(command: str, capsys: pytest.CaptureFixture[str
     ("args", "message"),
     [
         (["evaluate", "--agent", "nonsense", "--episodes", "1"], "agent 'nonsense'"),
-        (["evaluate", "--episodes", "0"], "episodes must be at least 1"),
+        (["evaluate", "--episodes", "0"], "--episodes: must be at least 1"),
         (["benchmark", "--env", "empire_envs/EmpireSolo-v0", "--seeds", "0", "0"], "seed is given twice"),
         (["bench", "--only", "no_such_row"], "no_such_row"),
         (["bench", "--seconds", "0"], "must be positive"),

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import evaluation_commands, site_commands, training_commands
+from .arguments import check_output_file, non_negative_int, positive_float, seed_int
 from .common import CliError, parse_agent_list, resolve_entry
 from .listing import run_list
 from .match import new_match
@@ -44,17 +45,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def non_negative_int(text: str) -> int:
-    """An argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,16 +95,19 @@ def _add_render(commands: argparse._SubParsersAction[Parser]) -> None:
     )
     sub.add_argument("env_id", metavar="ENV_ID", help="a registered id (see `list`)")
     sub.add_argument("--out", required=True, type=Path, help="output file, ending in .png or .gif")
-    sub.add_argument("--seed", type=int, default=0, help="the deal's seed (default 0)")
+    sub.add_argument("--seed", type=seed_int, default=0, help="the deal's seed (default 0)")
     sub.add_argument(
-        "--steps", type=int, default=None, help="decisions to play (default: 0 for .png, the whole episode for .gif)"
+        "--steps",
+        type=non_negative_int,
+        default=None,
+        help="decisions to play (default: 0 for .png, the whole episode for .gif)",
     )
     sub.add_argument(
         "--agent",
         default="random",
         help="agent on every seat: random (default), heuristic, or another of the game's agents",
     )
-    sub.add_argument("--fps", type=float, default=2.0, help="GIF frames per second (default 2)")
+    sub.add_argument("--fps", type=positive_float, default=2.0, help="GIF frames per second (default 2)")
 
 
 def _add_play(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -129,7 +122,7 @@ def _add_play(commands: argparse._SubParsersAction[Parser]) -> None:
     )
     sub.add_argument("env_id", metavar="ENV_ID", help="a registered id (see `list`)")
     sub.add_argument(
-        "--seed", type=int, default=None, help="the deal's seed (default: a random one, printed at the start)"
+        "--seed", type=seed_int, default=None, help="the deal's seed (default: a random one, printed at the start)"
     )
     sub.add_argument(
         "--seat", type=non_negative_int, default=0, help="your seat in a multiplayer game, 0-based (default 0)"
@@ -194,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.argv = argv  # the benchmark quotes its own command line in its results
     try:
+        check_output_file(getattr(args, "json", None))  # before the work, not after it
         return COMMANDS[args.command](args)
     except CliError as error:
         print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)

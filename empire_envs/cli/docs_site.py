@@ -609,14 +609,29 @@ def published_files(root: Path) -> dict[Path, str]:
     return published
 
 
+def clear_tree(out: Path) -> None:
+    """Remove the tree an earlier build wrote in ``out`` (it holds ``NAV_FILE``, written first);
+    ``FileExistsError``, touching nothing, for a file or a non-empty folder that is not such a tree."""
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"{out} is a file; --out names the folder of the Markdown tree")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not (out / NAV_FILE).is_file():
+        raise FileExistsError(
+            f"{out} holds files and is not a tree this command wrote (no {NAV_FILE}); nothing was "
+            "changed: choose another --out"
+        )
+    shutil.rmtree(out)
+
+
 def build(out: Path, root: Path) -> dict[str, Any]:
-    """Write the whole source tree of the checkout ``root`` into ``out`` (emptied first);
-    returns the generated nav."""
+    """Write the whole source tree of the checkout ``root`` into ``out`` (an earlier tree there
+    is replaced, any other non-empty folder refused: ``clear_tree``); returns the generated nav."""
     check_root(root)
     docs = root / "docs"
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    clear_tree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / NAV_FILE).write_text("{}", encoding="utf-8")  # the tree is recognisable from the start
 
     published = published_files(root)
     for source, dest in published.items():

@@ -12,13 +12,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.limits import check_fits_in_memory
 from ..evaluation import batched_speed, benchmark, speed
 from ..evaluation.evaluate import USAGE_ERRORS, evaluate_agent, format_table, parse_env_kwarg
 from ..evaluation.reporting import emit_json, text_log
+from .arguments import check_output_folder, positive_float, positive_int, seed_int, share
 from .common import CliError
 
 Subparsers = Any  # argparse's private _SubParsersAction
 Command = Callable[[argparse.Namespace], int]
+
+
+#: the --agent help of evaluate and benchmark
+AGENT_SPECS_HELP = (
+    "random, a game's own agent (heuristic, ...), ppo:PATH (a MaskablePPO model.zip), jaxppo:PATH "
+    "(a compiled-PPO policy.npz), pretrained:ENV_ID (a policy shipped with the package) or "
+    "package.module:Class; repeat for several (default: random)"
+)
 
 
 def add_parsers(commands: Subparsers) -> None:
@@ -40,7 +50,7 @@ def _add_evaluate(commands: Subparsers) -> None:
         help="win/loss/draw rates of agents on an env, with 95%% intervals",
         description="Evaluate agents on any environment: episode i of every agent is played on the "
         "same deal (seed + i); in a multiplayer env the agent takes the seats in turn and --opponent "
-        "plays the others. Rates come with 95%% Wilson intervals.",
+        "plays the others. Rates come with 95% Wilson intervals.",
     )
     sub.add_argument(
         "--env", default="empire_envs/EmpireSolo-v0", help="env id, or package.module:factory of a PettingZoo AEC env"
@@ -50,12 +60,11 @@ def _add_evaluate(commands: Subparsers) -> None:
         action="append",
         dest="agents",
         metavar="SPEC",
-        help="random, a game's own agent (heuristic, ...), ppo:PATH or package.module:Class; "
-        "repeat for several (default: random)",
+        help=AGENT_SPECS_HELP,
     )
     sub.add_argument("--opponent", default="random", help="agent spec for the other seats of a multiplayer env")
-    sub.add_argument("--episodes", type=int, default=2000)
-    sub.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
+    sub.add_argument("--episodes", type=positive_int, default=2000)
+    sub.add_argument("--seed", type=seed_int, default=0, help="episode i uses seed + i")
     sub.add_argument(
         "--env-kwarg",
         action="append",
@@ -134,20 +143,19 @@ def _add_benchmark(commands: Subparsers) -> None:
         action="append",
         dest="agents",
         metavar="SPEC",
-        help="random, a game's own agent (heuristic, ...), ppo:PATH or package.module:Class; "
-        "repeat for several (default: random)",
+        help=AGENT_SPECS_HELP,
     )
     sub.add_argument(
         "--opponent", default="random", help="agent spec for the other seats of a multiplayer env (main table)"
     )
     sub.add_argument(
         "--seeds",
-        type=int,
+        type=seed_int,
         nargs="+",
         default=[0],
         help=f"seed k plays episode seeds k*{benchmark.SEED_STRIDE} + i (default: 0)",
     )
-    sub.add_argument("--episodes", type=int, default=200, help="episodes per seed")
+    sub.add_argument("--episodes", type=positive_int, default=200, help="episodes per seed")
     sub.add_argument("--out", default="runs/benchmark", help="folder for the result files")
     sub.add_argument(
         "--json", metavar="PATH", help="also write everything as JSON to PATH ('-': JSON on stdout, text on stderr)"
@@ -162,6 +170,7 @@ def _benchmark_command(argv: list[str]) -> str:
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
     """Run the benchmark, write its files, print its tables (and the JSON)."""
+    check_output_folder(args.out)
     log = text_log(args.json)
     try:
         report = benchmark.benchmark_report(
@@ -185,26 +194,6 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- bench (speed)
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def _add_bench(commands: Subparsers) -> None:
     rows = speed.benchmarks()
     sub = commands.add_parser(
@@ -214,8 +203,8 @@ def _add_bench(commands: Subparsers) -> None:
         "of the registry through its API, its raw_env and its raw rules, with clone timings, the peer "
         "environments measured in the same run, and the ratios.",
     )
-    sub.add_argument("--seconds", type=_positive_float, default=5.0, help="per measurement (default 5)")
-    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--seconds", type=positive_float, default=5.0, help="per measurement (default 5)")
+    sub.add_argument("--seed", type=seed_int, default=0)
     sub.add_argument(
         "--only",
         action="append",
@@ -225,7 +214,7 @@ def _add_bench(commands: Subparsers) -> None:
     )
     sub.add_argument(
         "--repeat",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         help="rounds over the selected benchmarks; each reports its median round (default 1)",
     )
@@ -239,7 +228,7 @@ def _add_bench(commands: Subparsers) -> None:
     batched.add_argument("--batched", action="store_true", help="run the batched benchmark instead")
     batched.add_argument(
         "--batch-sizes",
-        type=_positive_int,
+        type=positive_int,
         nargs="+",
         default=list(batched_speed.BATCH_SIZES),
         metavar="N",
@@ -269,6 +258,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Run the selected speed benchmarks; print each row and the ratios (and the JSON)."""
     if args.batched:
         return _cmd_bench_batched(args)
+    batched_only = [flag for flag, given in BATCHED_FLAGS.items() if given(args)]
+    if batched_only:
+        verb = "goes" if len(batched_only) == 1 else "go"
+        raise CliError(f"{', '.join(batched_only)} {verb} with --batched (the batched JAX benchmark); add --batched")
     try:
         speed.select(args.only)
     except ValueError as error:
@@ -280,10 +273,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the flags of bench that only the batched benchmark reads, each with how to tell it was given
+BATCHED_FLAGS: dict[str, Callable[[argparse.Namespace], bool]] = {
+    "--env": lambda args: bool(args.twin_ids),
+    "--peers": lambda args: args.peers != ",".join(batched_speed.PGX_PEERS),
+    "--batch-sizes": lambda args: args.batch_sizes != list(batched_speed.BATCH_SIZES),
+    "--profile": lambda args: args.profile,
+}
+
+
 def _cmd_bench_batched(args: argparse.Namespace) -> int:
     if args.only:
         raise CliError("--only selects rows of the Python benchmark; with --batched use --env and --peers")
     log = text_log(args.json)
+    try:
+        largest = max(args.batch_sizes)
+        for subject in batched_speed.twin_subjects(args.twin_ids):
+            check_fits_in_memory(
+                batched_speed.STATE_COPIES * largest * batched_speed.state_bytes(subject.name),
+                f"--batch-sizes {largest} of {subject.name}",
+            )
+    except (KeyError, ValueError) as error:
+        raise CliError(str(error)) from None
     if args.profile:
         return _cmd_profile_batched(args, log)
     try:
@@ -332,8 +343,8 @@ def _add_solvability(commands: Subparsers) -> None:
         description="Solve Solitaire deals seed .. seed + deals - 1 exactly with the stock order known "
         "and replay every winning line; exit status 1 when a replay fails.",
     )
-    sub.add_argument("--deals", type=_positive_int, default=1000)
-    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--deals", type=positive_int, default=1000)
+    sub.add_argument("--seed", type=seed_int, default=0)
     sub.add_argument(
         "--backend",
         choices=("auto", "fast", "python"),
@@ -342,7 +353,7 @@ def _add_solvability(commands: Subparsers) -> None:
     )
     sub.add_argument(
         "--node-limit",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="stop a deal after N nodes and count it undecided",
@@ -372,9 +383,9 @@ def _add_fair_optimum(commands: Subparsers) -> None:
         "deals seed .. seed + deals - 1 for at most --seconds CPU seconds each; print each deal's sound "
         "bounds and the mean's.",
     )
-    sub.add_argument("--deals", type=_positive_int, default=200)
-    sub.add_argument("--seed", type=int, default=0)
-    sub.add_argument("--seconds", type=float, default=6.0, help="CPU seconds of search per deal (default 6)")
+    sub.add_argument("--deals", type=positive_int, default=200)
+    sub.add_argument("--seed", type=seed_int, default=0)
+    sub.add_argument("--seconds", type=positive_float, default=6.0, help="CPU seconds of search per deal (default 6)")
     sub.add_argument(
         "--after-reveals",
         type=int,
@@ -410,13 +421,13 @@ def _add_deck_balance(commands: Subparsers) -> None:
         "the same agent on both sides (heuristic mirror matches by default), seats alternated. Exit "
         "status 1 when some deck wins more than --max-share against another.",
     )
-    sub.add_argument("--games", type=_positive_int, default=200, help="games per pairing (default 200)")
+    sub.add_argument("--games", type=positive_int, default=200, help="games per pairing (default 200)")
     sub.add_argument("--agent", default="heuristic", help="the agent on both sides (default heuristic)")
-    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--seed", type=seed_int, default=0)
     sub.add_argument("--game-type", default="normal", choices=("quick", "normal", "epic"))
     sub.add_argument(
         "--max-share",
-        type=float,
+        type=share,
         default=0.65,
         help="balance bar: no deck may win more than this share against another",
     )
@@ -436,6 +447,9 @@ def cmd_deck_balance(args: argparse.Namespace) -> int:
 
     from ..evaluation import deck_balance
     from ..games.generals import GeneralsConfig
+
+    if args.out is not None:
+        check_output_folder(args.out)
 
     config = GeneralsConfig(
         game_type=args.game_type,

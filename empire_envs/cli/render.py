@@ -16,6 +16,7 @@ import numpy as np
 from PIL import Image
 
 from ..registry import EnvEntry
+from .arguments import check_output_file
 from .common import CliError, choose, seat_agents
 from .match import Match, new_match
 
@@ -45,6 +46,7 @@ def check_output(out: Path) -> str:
         raise CliError(f"--out must end in .png or .gif, got {str(out)!r}")
     if not out.parent.is_dir():
         raise CliError(f"the folder of --out does not exist: {str(out.parent)!r}")
+    check_output_file(out)
     return suffix[1:]
 
 

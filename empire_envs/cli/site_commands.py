@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .arguments import check_output_folder
 from .common import CliError
 from .gallery import GALLERY_FOLDER, write_gallery
 
@@ -39,7 +40,8 @@ def add_parsers(commands: Subparsers) -> None:
         "--out",
         type=Path,
         default=Path("build") / "docs_src",
-        help="the folder to write the Markdown tree into (emptied first; default build/docs_src)",
+        help="the folder to write the Markdown tree into (an earlier tree there is replaced, a folder "
+        "holding other files refused; default build/docs_src)",
     )
     sub.add_argument(
         "--root", type=Path, default=Path("."), help="the repository checkout to read (default: the current folder)"
@@ -48,6 +50,7 @@ def add_parsers(commands: Subparsers) -> None:
 
 def cmd_gallery(args: argparse.Namespace) -> int:
     """Write every picture, naming each file written."""
+    check_output_folder(args.out)
     write_gallery(args.out)
     return 0
 
@@ -56,9 +59,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
     """Write the tree and say how many pages it holds."""
     from .docs_site import build, count_pages
 
+    check_output_folder(args.out)
     try:
         nav = build(args.out, args.root.resolve())
-    except FileNotFoundError as error:
+    except (FileNotFoundError, FileExistsError) as error:
         raise CliError(str(error)) from None
     pages, env_pages = count_pages(args.out, nav)
     print(f"wrote {pages} Markdown pages ({env_pages} environment pages) to {args.out}")

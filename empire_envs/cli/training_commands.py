@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,8 @@ from ..evaluation.evaluate import parse_env_kwarg
 from ..training.config import TrainConfig, default_output_dir, load_config
 from ..training.jax_config import JaxTrainConfig, default_jax_output_dir, load_jax_config
 from ..training.rllib import POLICY_MODES
+from ..training.run_folder import RunFolderError, check_run_folder, run_folder
+from .arguments import check_output_folder, non_negative_int, positive_float, positive_int, seed_int
 from .common import CliError
 
 Subparsers = Any  # argparse's private _SubParsersAction
@@ -31,17 +32,22 @@ RUN_ERRORS = (ValueError, TypeError, KeyError, ImportError, gymnasium.error.Erro
 BACKENDS = ("sb3", "jax")
 
 
-def backend_named(argv: Sequence[str], default: str) -> str:
-    """The ``--backend`` an argument list names (``--backend jax`` or ``--backend=jax``; the last
+def flag_value(argv: Sequence[str], flag: str, default: str | None) -> str | None:
+    """The value an argument list gives ``flag`` (``--flag VALUE`` or ``--flag=VALUE``; the last
     one, as argparse reads it), else ``default``: the scripts of ``experiments/`` choose their
-    default config by it."""
-    backend = default
+    defaults by it."""
+    value = default
     for index, arg in enumerate(argv):
-        if arg.startswith("--backend="):
-            backend = arg.partition("=")[2]
-        elif arg == "--backend" and index + 1 < len(argv):
-            backend = argv[index + 1]
-    return backend
+        if arg.startswith(f"{flag}="):
+            value = arg.partition("=")[2]
+        elif arg == flag and index + 1 < len(argv):
+            value = argv[index + 1]
+    return value
+
+
+def backend_named(argv: Sequence[str], default: str) -> str:
+    """The ``--backend`` an argument list names, else ``default`` (``flag_value``)."""
+    return flag_value(argv, "--backend", default) or default
 
 
 def add_parsers(commands: Subparsers) -> None:
@@ -89,12 +95,12 @@ def _add_train(commands: Subparsers) -> None:
         metavar="KEY=VALUE",
         help="a variant setting for the env; repeatable",
     )
-    sub.add_argument("--timesteps", type=int, help="total_timesteps")
-    sub.add_argument("--seed", type=int)
-    sub.add_argument("--n-envs", type=int, help="sb3 only (--backend jax: --set num_envs=N)")
+    sub.add_argument("--timesteps", type=non_negative_int, help="total_timesteps (0: save the untrained policy)")
+    sub.add_argument("--seed", type=seed_int)
+    sub.add_argument("--n-envs", type=positive_int, help="sb3 only (--backend jax: --set num_envs=N)")
     sub.add_argument("--vec-env", choices=["dummy", "subproc"], help="sb3 only")
     sub.add_argument("--out", help="run directory (default runs/<env>-seed<seed>)")
-    sub.add_argument("--overwrite", action="store_true", help="replace an existing run directory instead of refusing")
+    sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     add_set_flag(sub, "override any config key, e.g. ppo.learning_rate=1e-4; repeatable")
     sub.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -153,30 +159,41 @@ def jax_config_from_args(args: argparse.Namespace) -> JaxTrainConfig:
     return load_jax_config(args.config, command_line_overrides(args, {}))
 
 
-def _fresh_run_folder(out: Path, overwrite: bool) -> None:
-    """Refuse a folder that holds a run already, unless ``overwrite`` (then it is emptied)."""
-    if out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise CliError(f"{out} already holds a run; pass --overwrite or choose --out")
-        shutil.rmtree(out)
+OVERWRITE_HELP = (
+    "replace the run already in --out: only a folder of our run files is replaced, one holding "
+    "anything else is refused untouched"
+)
+
+
+def error_line(error: Exception) -> str:
+    """A run error as the one line of a ``CliError`` (a run folder's refusal says it all)."""
+    return str(error) if isinstance(error, RunFolderError) else f"{type(error).__name__}: {error}"
+
+
+def run_in_folder(out: Path, overwrite: bool, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``run()`` in the claimed run folder ``out`` (``training.run_folder``: a run of ours is
+    replaced only with ``overwrite``, any other folder is refused untouched; a failed start
+    leaves nothing behind); bad input becomes a ``CliError``."""
+    try:
+        with run_folder(out, overwrite):
+            return run()
+    except RUN_ERRORS as error:
+        raise CliError(error_line(error)) from None
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    """Train, then print the summary and the command that evaluates the model."""
+    """Check everything, train, then print the summary and the command that evaluates the model."""
     if args.backend == "jax":
         return _train_jax(args)
-    from ..training.train import train
+    from ..training.train import check_run, train
 
     try:
         config = train_config_from_args(args)
-    except ValueError as error:
+        check_run(config)
+    except RUN_ERRORS as error:
         raise CliError(str(error)) from None
     out = Path(config.output_dir) if config.output_dir else default_output_dir(config)
-    _fresh_run_folder(out, args.overwrite)
-    try:
-        summary = train(config, out)
-    except RUN_ERRORS as error:
-        raise CliError(f"{type(error).__name__}: {error}") from None
+    summary = run_in_folder(out, args.overwrite, lambda: train(config, out))
     print(json.dumps(summary, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}")
     print(
@@ -186,21 +203,22 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def _train_jax(args: argparse.Namespace) -> int:
-    """``train --backend jax``: the compiled PPO run, then the summary and the evaluate command."""
+    """``train --backend jax``: check everything, run compiled PPO, then print the summary and the
+    evaluate command."""
     try:
         config = jax_config_from_args(args)
     except ValueError as error:
         raise CliError(str(error)) from None
-    out = Path(config.output_dir) if config.output_dir else default_jax_output_dir(config)
-    _fresh_run_folder(out, args.overwrite)
     try:
-        from ..training.jax_ppo import train
+        from ..training.jax_ppo import checked_trainer, train
     except ImportError as error:
         raise CliError(f"--backend jax needs the jax extra (pip install 'empire-envs[jax]'): {error}") from None
     try:
-        summary = train(config, out)
+        trainer = checked_trainer(config)
     except RUN_ERRORS as error:
-        raise CliError(f"{type(error).__name__}: {error}") from None
+        raise CliError(str(error)) from None
+    out = Path(config.output_dir) if config.output_dir else default_jax_output_dir(config)
+    summary = run_in_folder(out, args.overwrite, lambda: train(config, out, trainer=trainer))
     print(json.dumps(summary, indent=2))
     if (out / "learning_curve.png").is_file():
         print(f"learning curve: {out / 'learning_curve.png'}")
@@ -224,25 +242,33 @@ def _add_imitate(commands: Subparsers) -> None:
     )
     sub.add_argument("--env", required=True, help="a solo (Gymnasium) env id")
     sub.add_argument("--teacher", required=True, help="agent spec of the teacher")
-    sub.add_argument("--episodes", type=int, default=20_000)
-    sub.add_argument("--seed", type=int, default=0)
-    sub.add_argument("--epochs", type=int, default=10)
-    sub.add_argument("--learning-rate", type=float, default=1e-3)
-    sub.add_argument("--batch-size", type=int, default=256)
+    sub.add_argument("--episodes", type=positive_int, default=20_000)
+    sub.add_argument("--seed", type=seed_int, default=0)
+    sub.add_argument("--epochs", type=positive_int, default=10)
+    sub.add_argument("--learning-rate", type=positive_float, default=1e-3)
+    sub.add_argument("--batch-size", type=positive_int, default=256)
     sub.add_argument("--config", help="TOML whose [ppo] table gives the network (as for train)")
     sub.add_argument("--out", required=True, help="run directory")
+    sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
 
 def cmd_imitate(args: argparse.Namespace) -> int:
     """Collect, fit, save; print the summary and the command that evaluates the student."""
     from ..training.imitate import imitate
+    from ..training.train import check_run
 
     out = Path(args.out)
     try:
         config = load_config(args.config, [("env_id", args.env), ("seed", args.seed)])
-        summary = imitate(config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, out)
-    except (ValueError, gymnasium.error.Error) as error:
+        check_run(config)
+        check_run_folder(out, args.overwrite)
+    except RUN_ERRORS as error:
         raise CliError(str(error)) from None
+    summary = run_in_folder(
+        out,
+        args.overwrite,
+        lambda: imitate(config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, out),
+    )
     print(json.dumps(summary, indent=2))
     print(f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent ppo:{out / 'model.zip'}")
     return 0
@@ -258,8 +284,8 @@ def _add_demo(commands: Subparsers) -> None:
         "compare it with random and heuristic",
         description="Train with --config (experiments/demo.py passes experiments/configs/jax/demo.toml, "
         "or experiments/configs/demo.toml with --backend sb3), save the policy, its logs and a learning "
-        "curve in --out (replacing an earlier demo run), then play the trained agent, random, heuristic "
-        "and every --compare agent on the same deals and print the table with 95%% intervals.",
+        "curve in --out (with --overwrite replacing an earlier run there), then play the trained agent, "
+        "random, heuristic and every --compare agent on the same deals and print the table with 95% intervals.",
     )
     sub.add_argument(
         "--backend",
@@ -268,11 +294,12 @@ def _add_demo(commands: Subparsers) -> None:
         help="jax: compiled PPO on the JAX twin (default); sb3: MaskablePPO on the Python env",
     )
     sub.add_argument("--config", default=None, help="TOML config of that backend (default: its config's defaults)")
-    sub.add_argument("--timesteps", type=int, help="override the config's training budget")
+    sub.add_argument("--timesteps", type=non_negative_int, help="override the config's training budget")
     add_set_flag(sub, "override any config key, as for train; repeatable")
-    sub.add_argument("--episodes", type=int, default=1000, help="evaluation deals per agent")
-    sub.add_argument("--seed", type=int, default=0, help="first evaluation deal")
+    sub.add_argument("--episodes", type=positive_int, default=1000, help="evaluation deals per agent")
+    sub.add_argument("--seed", type=seed_int, default=0, help="first evaluation deal")
     sub.add_argument("--out", default=str(Path("runs") / "demo"), help="run directory (default runs/demo)")
+    sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     sub.add_argument(
         "--compare",
         action="append",
@@ -298,9 +325,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CliError(str(error)) from None
     try:
-        run_demo(config, Path(args.out), args.episodes, args.seed, show_game=args.show_game, compare=args.compare)
+        run_demo(
+            config,
+            Path(args.out),
+            args.episodes,
+            args.seed,
+            show_game=args.show_game,
+            compare=args.compare,
+            overwrite=args.overwrite,
+        )
     except RUN_ERRORS as error:
-        raise CliError(f"{type(error).__name__}: {error}") from None
+        raise CliError(error_line(error)) from None
     return 0
 
 
@@ -332,22 +367,27 @@ def _add_train_rllib(commands: Subparsers) -> None:
     sub.add_argument("--env-kwarg", action="append", type=parse_json_kwarg, default=[], metavar="KEY=VALUE")
     sub.add_argument("--policy", choices=POLICY_MODES, default="shared", help="multiplayer, no opponents")
     sub.add_argument("--opponents", default=None, help="random, heuristic, rllib:PATH or ppo:PATH")
-    sub.add_argument("--num-env-runners", type=int, default=0, help="0: sample in the driver")
-    sub.add_argument("--iterations", type=int, default=10)
-    sub.add_argument("--train-batch-size", type=int, default=4000)
-    sub.add_argument("--minibatch-size", type=int, default=128)
-    sub.add_argument("--num-epochs", type=int, default=10)
-    sub.add_argument("--lr", type=float, default=3e-4)
-    sub.add_argument("--seed", type=int, default=None)
-    sub.add_argument("--out", default=None, help="checkpoint folder (saved after the last iteration)")
+    sub.add_argument("--num-env-runners", type=non_negative_int, default=0, help="0: sample in the driver")
+    sub.add_argument("--iterations", type=positive_int, default=10)
+    sub.add_argument("--train-batch-size", type=positive_int, default=4000)
+    sub.add_argument("--minibatch-size", type=positive_int, default=128)
+    sub.add_argument("--num-epochs", type=positive_int, default=10)
+    sub.add_argument("--lr", type=positive_float, default=3e-4)
+    sub.add_argument("--seed", type=seed_int, default=None)
+    sub.add_argument("--out", default=None, help="checkpoint folder, new or empty (saved after the last iteration)")
     sub.add_argument("--address", default=None, help="an existing Ray cluster (else RAY_ADDRESS, else local)")
-    sub.add_argument("--num-cpus", type=int, default=None, help="local Ray only")
+    sub.add_argument("--num-cpus", type=positive_int, default=None, help="local Ray only")
 
 
 def cmd_train_rllib(args: argparse.Namespace) -> int:
     """Train with RLlib; the progress and the summary are printed as it goes."""
     from ..training.rllib import RLlibRun, train_ppo
 
+    if args.out is not None:
+        out = Path(args.out)
+        if out.is_dir() and any(out.iterdir()):
+            raise CliError(f"{out} is not empty; RLlib writes its checkpoint in a new or empty folder")
+        check_output_folder(out)
     run = RLlibRun(
         env_id=args.env,
         env_kwargs=dict(args.env_kwarg),
@@ -375,4 +415,12 @@ COMMANDS: dict[str, Command] = {
     "train-rllib": cmd_train_rllib,
 }
 
-__all__ = ["BACKENDS", "COMMANDS", "add_parsers", "backend_named", "jax_config_from_args", "train_config_from_args"]
+__all__ = [
+    "BACKENDS",
+    "COMMANDS",
+    "add_parsers",
+    "backend_named",
+    "flag_value",
+    "jax_config_from_args",
+    "train_config_from_args",
+]

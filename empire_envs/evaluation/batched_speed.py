@@ -315,6 +315,11 @@ def _checksum(batch: Any) -> Any:
     return (total > 10**9).astype(jnp.int32)
 
 
+#: the copies of a batch's state a compiled rollout holds at once (the carry, the stepped state,
+#: the newly dealt games and the select between them, with room to spare): for memory estimates
+STATE_COPIES = 8
+
+
 def state_bytes(env_id: str) -> int:
     """The bytes of one game's state: a step reads and writes all of them."""
     import jax

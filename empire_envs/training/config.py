@@ -8,6 +8,7 @@ A run is configured by a TOML file (``experiments/configs/`` holds examples; key
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from ..core.limits import at_least
 from ..core.policy_input import PolicyInput
 
 
@@ -57,6 +59,10 @@ class CheckpointSettings:
     """A model saved every ``freq`` total timesteps under ``checkpoints/`` (0 turns it off)."""
 
     freq: int = 100_000
+
+
+#: the opponent spec of ``[multiplayer] opponents`` that plays frozen snapshots of the learner
+SELF_PLAY = "self"
 
 
 @dataclass
@@ -99,37 +105,87 @@ class TrainConfig:
         return PolicyInput.from_run_config(dataclasses.asdict(self))
 
     def validate(self) -> None:
-        positive = {
-            "n_envs": self.n_envs,
-            "torch_threads": self.torch_threads,
-            "ppo.n_steps": self.ppo.n_steps,
-            "ppo.batch_size": self.ppo.batch_size,
-            "ppo.n_epochs": self.ppo.n_epochs,
-            "eval.episodes": self.eval.episodes,
-            "multiplayer.snapshot_every": self.multiplayer.snapshot_every,
-            "multiplayer.pool_size": self.multiplayer.pool_size,
-        }
-        for name, value in positive.items():
-            if value < 1:
-                raise ValueError(f"{name} must be at least 1, got {value}")
+        ppo, mp = self.ppo, self.multiplayer
+        require_at_least(
+            1,
+            {
+                "n_envs": self.n_envs,
+                "torch_threads": self.torch_threads,
+                "ppo.n_steps": ppo.n_steps,
+                "ppo.batch_size": ppo.batch_size,
+                "ppo.n_epochs": ppo.n_epochs,
+                "eval.episodes": self.eval.episodes,
+                "multiplayer.snapshot_every": mp.snapshot_every,
+                "multiplayer.pool_size": mp.pool_size,
+            },
+        )
         # total_timesteps 0 saves the untrained policy: the baseline a run starts from
-        for name, value in {
-            "total_timesteps": self.total_timesteps,
-            "eval.freq": self.eval.freq,
-            "checkpoint.freq": self.checkpoint.freq,
-        }.items():
-            if value < 0:
-                raise ValueError(f"{name} must be 0 (off) or positive, got {value}")
+        require_at_least(
+            0,
+            {
+                "seed": self.seed,
+                "total_timesteps": self.total_timesteps,
+                "eval.freq": self.eval.freq,
+                "checkpoint.freq": self.checkpoint.freq,
+            },
+        )
+        check_ppo_numbers(ppo.learning_rate, ppo.clip_range, ppo.max_grad_norm, ppo.gamma, ppo.gae_lambda)
+        require_in_range(
+            {"ppo.ent_coef": ppo.ent_coef, "ppo.vf_coef": ppo.vf_coef, "ppo.lookahead_gain": ppo.lookahead_gain},
+            0.0,
+            math.inf,
+        )
+        require_in_range({"multiplayer.latest_probability": mp.latest_probability}, 0.0, 1.0)
+        if isinstance(mp.learner_seat, int) and mp.learner_seat < 0:
+            raise ValueError(f"multiplayer.learner_seat must be 'all' or a seat 0 or more, got {mp.learner_seat}")
+        if isinstance(mp.learner_seat, str) and mp.learner_seat != "all":
+            raise ValueError(f"multiplayer.learner_seat must be 'all' or a seat number, got {mp.learner_seat!r}")
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
-        if self.ppo.activation not in ACTIVATIONS:
-            raise ValueError(f"ppo.activation must be one of {sorted(ACTIVATIONS)}, got {self.ppo.activation!r}")
-        if not self.ppo.net_arch or any(int(w) < 1 for w in self.ppo.net_arch):
-            raise ValueError(f"ppo.net_arch must list positive layer widths, got {self.ppo.net_arch}")
+        if ppo.activation not in ACTIVATIONS:
+            raise ValueError(f"ppo.activation must be one of {sorted(ACTIVATIONS)}, got {ppo.activation!r}")
+        check_layer_widths("ppo.net_arch", ppo.net_arch)
         if self.lookahead_logits and not self.lookahead_features:
             raise ValueError("lookahead_logits needs lookahead_features = true")
-        if not self.multiplayer.opponents or not self.eval.opponents:
+        if not mp.opponents or not self.eval.opponents:
             raise ValueError("multiplayer.opponents and eval.opponents each need at least one agent")
+
+
+def require_at_least(least: int, values: Mapping[str, int]) -> None:
+    """Raise ``ValueError`` naming the first setting below ``least``."""
+    for name, value in values.items():
+        if value < least:
+            raise ValueError(f"{name} must be {at_least(least)}, got {value}")
+
+
+def require_in_range(values: Mapping[str, float], low: float, high: float) -> None:
+    """Raise ``ValueError`` naming the first setting that is not a finite number in [low, high]
+    (NaN and the infinities included)."""
+    for name, value in values.items():
+        if not (math.isfinite(value) and low <= value <= high):
+            limit = f"in [{low:g}, {high:g}]" if math.isfinite(high) else f"a finite number >= {low:g}"
+            raise ValueError(f"{name} must be {limit}, got {value}")
+
+
+def check_ppo_numbers(
+    learning_rate: float, clip_range: float, max_grad_norm: float, gamma: float, gae_lambda: float
+) -> None:
+    """The PPO settings both trainers share: step sizes finite and positive, the discount and
+    the GAE lambda in [0, 1]."""
+    for name, size in {
+        "ppo.learning_rate": learning_rate,
+        "ppo.clip_range": clip_range,
+        "ppo.max_grad_norm": max_grad_norm,
+    }.items():
+        if not (math.isfinite(size) and size > 0):
+            raise ValueError(f"{name} must be a finite positive number, got {size}")
+    require_in_range({"ppo.gamma": gamma, "ppo.gae_lambda": gae_lambda}, 0.0, 1.0)
+
+
+def check_layer_widths(name: str, widths: Sequence[Any]) -> None:
+    """Raise ``ValueError`` unless ``widths`` lists positive whole numbers."""
+    if not widths or any(not isinstance(w, int) or isinstance(w, bool) or w < 1 for w in widths):
+        raise ValueError(f"{name} must list positive layer widths, got {widths}")
 
 
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU"}
@@ -207,3 +263,11 @@ def default_output_dir(config: TrainConfig) -> Path:
     """``runs/<env>-seed<seed>`` under the current folder: where a run goes without ``output_dir``."""
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", config.env_id.split("/")[-1]).strip("-")
     return Path("runs") / f"{name}-seed{config.seed}"
+
+
+def rollout_bytes(num_envs: int, num_steps: int, observation_size: int, num_actions: int) -> int:
+    """A lower estimate of a PPO rollout's memory: per game and step, the observation as float32,
+    the mask, and a few float32 scalars (action, log-probability, value, reward, done, advantage,
+    return), kept twice (the buffer and the minibatch copy)."""
+    per_step = 4 * observation_size + 4 * num_actions + 4 * 8
+    return 2 * num_envs * num_steps * per_step

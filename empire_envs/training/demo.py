@@ -3,15 +3,16 @@
 ``python -m empire_envs demo`` (and ``experiments/demo.py``, which reads
 ``experiments/configs/jax/demo.toml``: compiled PPO for 12M timesteps, about two minutes on 2 CPU
 cores; or, with ``--backend sb3``, ``experiments/configs/demo.toml``: MaskablePPO for 500,000
-timesteps, about three and a half minutes) runs ``run_demo``: it trains, saves the policy, its
-logs and a learning-curve PNG in the run folder (replacing an earlier demo run there), then plays
+timesteps, about three and a half minutes) runs ``run_demo``: it checks everything, trains, saves the policy,
+its logs and a learning-curve PNG in the run folder (with ``--overwrite``, which
+``experiments/demo.py`` passes for its own folder, replacing an earlier run there; a folder
+holding anything but a run of ours is refused untouched), then plays
 the trained agent, the random agent, the heuristic and any agents to compare on the same deals
 and prints the table with 95% intervals.
 """
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,8 @@ from ..agents import make_agent
 from ..evaluation.evaluate import evaluate_agent, format_table, make_eval_env
 from .config import TrainConfig
 from .jax_config import JaxTrainConfig
-from .train import train
+from .run_folder import run_folder
+from .train import check_run, train
 
 Log = Callable[[str], None]
 
@@ -59,16 +61,25 @@ def check_agents(env_id: str, specs: list[str] | tuple[str, ...]) -> None:
         env.close()
 
 
-def train_for_demo(config: TrainConfig | JaxTrainConfig, out: Path, log: Log = print) -> str:
-    """Train with ``config`` into ``out``: compiled PPO for a ``JaxTrainConfig``, MaskablePPO for a
-    ``TrainConfig``; returns the agent spec that plays the result (``jaxppo:`` or ``ppo:``)."""
+def checked_training(config: TrainConfig | JaxTrainConfig, log: Log = print) -> Callable[[Path], dict[str, Any]]:
+    """Check what training with ``config`` needs (``train.check_run``, ``jax_ppo.checked_trainer``)
+    and return the function that trains into a folder: compiled PPO for a ``JaxTrainConfig``,
+    MaskablePPO for a ``TrainConfig``."""
     if isinstance(config, JaxTrainConfig):
+        from .jax_ppo import checked_trainer
         from .jax_ppo import train as train_compiled  # jax is imported only here
 
-        summary = train_compiled(config, out, log=log)
+        trainer = checked_trainer(config)
+        return lambda out: train_compiled(config, out, log=log, trainer=trainer)
+    check_run(config)
+    return lambda out: train(config, out, log=log)
+
+
+def _announce(config: TrainConfig | JaxTrainConfig, summary: dict[str, Any], log: Log) -> str:
+    """Say what was trained; returns the agent spec that plays it (``jaxppo:`` or ``ppo:``)."""
+    if isinstance(config, JaxTrainConfig):
         spec, compiled = f"jaxppo:{summary['policy']}", f" after a {summary['compile_s']:.0f} s compile"
     else:
-        summary = train(config, out, log=log)
         spec, compiled = f"ppo:{summary['model']}", ""
     log(
         f"trained {summary['timesteps']:,} timesteps in {summary['learn_wall_s']:.0f} s{compiled} "
@@ -85,14 +96,17 @@ def run_demo(
     show_game: bool = False,
     compare: list[str] | tuple[str, ...] = (),
     log: Log = print,
+    overwrite: bool = False,
 ) -> list[dict[str, Any]]:
-    """Train with ``config`` into ``out`` (emptied first: the demo's run folder is its own), then
-    evaluate random, heuristic, the trained policy and the ``compare`` agents on deals
-    ``seed .. seed + episodes - 1``; returns their results (``evaluate_agent``'s), in that order."""
+    """Check everything first (the config, the env, the agents to compare, the folder), train
+    with ``config`` into ``out`` (a new or empty folder, or with ``overwrite`` one holding a run
+    of ours: ``run_folder.run_folder``), then evaluate random, heuristic, the trained policy and
+    the ``compare`` agents on deals ``seed .. seed + episodes - 1``; returns their results
+    (``evaluate_agent``'s), in that order."""
     check_agents(config.env_id, compare)  # before minutes of training, not after
-    if out.exists():
-        shutil.rmtree(out)
-    trained = train_for_demo(config, out, log=log)
+    training = checked_training(config, log)
+    with run_folder(out, overwrite):
+        trained = _announce(config, training(out), log)
     start = time.perf_counter()
     specs = ["random", "heuristic", trained, *compare]
     results = [evaluate_agent(config.env_id, spec, episodes, seed=seed) for spec in specs]

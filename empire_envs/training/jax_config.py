@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.jax_ppo import ACTIVATIONS
-from .config import apply_overrides, apply_table, read_config_file
+from .config import (
+    apply_overrides,
+    apply_table,
+    check_layer_widths,
+    check_ppo_numbers,
+    read_config_file,
+    require_at_least,
+    require_in_range,
+)
 
 
 @dataclass
@@ -83,24 +92,28 @@ class JaxTrainConfig:
 
     def validate(self) -> None:
         ppo = self.ppo
-        positive = {
-            "num_envs": self.num_envs,
-            "log_freq": self.log_freq,
-            "ppo.num_steps": ppo.num_steps,
-            "ppo.update_epochs": ppo.update_epochs,
-            "ppo.num_minibatches": ppo.num_minibatches,
-            "eval.episodes": self.eval.episodes,
-        }
-        for name, value in positive.items():
-            if value < 1:
-                raise ValueError(f"{name} must be at least 1, got {value}")
-        for name, value in {
-            "total_timesteps": self.total_timesteps,  # 0 saves the untrained policy
-            "eval.freq": self.eval.freq,
-            "checkpoint.freq": self.checkpoint.freq,
-        }.items():
-            if value < 0:
-                raise ValueError(f"{name} must be 0 (off) or positive, got {value}")
+        require_at_least(
+            1,
+            {
+                "num_envs": self.num_envs,
+                "log_freq": self.log_freq,
+                "ppo.num_steps": ppo.num_steps,
+                "ppo.update_epochs": ppo.update_epochs,
+                "ppo.num_minibatches": ppo.num_minibatches,
+                "eval.episodes": self.eval.episodes,
+            },
+        )
+        require_at_least(
+            0,
+            {
+                "seed": self.seed,
+                "total_timesteps": self.total_timesteps,  # 0 saves the untrained policy
+                "eval.freq": self.eval.freq,
+                "checkpoint.freq": self.checkpoint.freq,
+            },
+        )
+        if self.seed >= 2**32:  # jax.random.PRNGKey takes 32 bits without the x64 mode
+            raise ValueError(f"seed must be below 2**32 for the jax backend, got {self.seed}")
         if self.steps_per_update % ppo.num_minibatches:
             raise ValueError(
                 f"num_envs x ppo.num_steps ({self.steps_per_update}) must split into "
@@ -108,20 +121,9 @@ class JaxTrainConfig:
             )
         if ppo.activation not in ACTIVATIONS:
             raise ValueError(f"ppo.activation must be one of {list(ACTIVATIONS)}, got {ppo.activation!r}")
-        if not ppo.hidden_sizes or any(
-            not isinstance(w, int) or isinstance(w, bool) or w < 1 for w in ppo.hidden_sizes
-        ):
-            raise ValueError(f"ppo.hidden_sizes must list positive layer widths, got {ppo.hidden_sizes}")
-        for name, share in {"ppo.gamma": ppo.gamma, "ppo.gae_lambda": ppo.gae_lambda}.items():
-            if not 0.0 <= share <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1], got {share}")
-        for name, size in {
-            "ppo.learning_rate": ppo.learning_rate,
-            "ppo.clip_range": ppo.clip_range,
-            "ppo.max_grad_norm": ppo.max_grad_norm,
-        }.items():
-            if size <= 0:
-                raise ValueError(f"{name} must be positive, got {size}")
+        check_layer_widths("ppo.hidden_sizes", ppo.hidden_sizes)
+        check_ppo_numbers(ppo.learning_rate, ppo.clip_range, ppo.max_grad_norm, ppo.gamma, ppo.gae_lambda)
+        require_in_range({"ppo.ent_coef": ppo.ent_coef, "ppo.vf_coef": ppo.vf_coef}, 0.0, math.inf)
 
 
 def load_jax_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = ()) -> JaxTrainConfig:

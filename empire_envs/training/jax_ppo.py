@@ -53,7 +53,9 @@ import optax
 import empire_envs.jax as empire_jax
 
 from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
+from ..core.limits import check_fits_in_memory
 from ..core.policy_input import PolicyInput
+from .config import rollout_bytes
 from .jax_config import JaxTrainConfig
 from .plots import read_progress, save_figure
 
@@ -440,6 +442,23 @@ def chunk_plan(config: JaxTrainConfig) -> list[int]:
 
 def _due(timesteps: int, previous: int, freq: int) -> bool:
     return bool(freq) and timesteps // freq > previous // freq
+
+
+def checked_trainer(config: JaxTrainConfig) -> Trainer:
+    """The ``Trainer`` of ``config`` once what the run needs is checked, before anything is
+    written or compiled: the config, the env id and its variant settings (building the twin), and
+    that the rollout and the evaluation batch fit in memory. Raises ``ValueError`` or
+    ``TypeError``."""
+    trainer = Trainer(config)
+    check_fits_in_memory(
+        rollout_bytes(config.num_envs, config.ppo.num_steps, trainer.input_size, trainer.num_actions),
+        f"num_envs={config.num_envs} x ppo.num_steps={config.ppo.num_steps} on {trainer.env.id}",
+    )
+    check_fits_in_memory(
+        rollout_bytes(config.eval.episodes, 1, trainer.input_size, trainer.num_actions),
+        f"eval.episodes={config.eval.episodes} games at once",
+    )
+    return trainer
 
 
 def train(

@@ -30,9 +30,10 @@ from ..adapters.single_agent import AECSingleAgentEnv
 from ..agents.base import Agent, RandomAgent, game_name, make_agent
 from ..core.policy_input import PolicyInput
 from ..registry import is_multiplayer, make_any
+from .config import SELF_PLAY
 
 VEC_ENV_KINDS = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv}
-SELF = "self"
+SELF = SELF_PLAY
 
 
 # --------------------------------------------------------------------------- opponents

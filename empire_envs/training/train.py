@@ -28,9 +28,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from ..agents.base import game_name, make_agent
 from ..agents.ppo import load_maskable_ppo
+from ..core.limits import check_fits_in_memory
 from ..registry import is_multiplayer, make_any
-from .config import ACTIVATIONS, TrainConfig
+from .config import ACTIVATIONS, SELF_PLAY, TrainConfig, rollout_bytes
 
 
 def build_model(config: TrainConfig, env: Any) -> Any:
@@ -80,9 +84,7 @@ def train(config: TrainConfig, out: Path, log: Callable[[str], None] = print) ->
     from .plots import plot_learning_curve, read_evaluations
     from .sb3 import SELF, SelfPlayCallback, build_vec_env
 
-    probe = make_any(config.env_id, **config.env_kwargs)  # a bad id or variant fails here, early
-    multiplayer = is_multiplayer(probe)
-    probe.close()
+    multiplayer = check_run(config)
     torch.set_num_threads(config.torch_threads)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2) + "\n")
@@ -172,6 +174,34 @@ def train(config: TrainConfig, out: Path, log: Callable[[str], None] = print) ->
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     plot_learning_curve(out, title=f"MaskablePPO on {config.env_id}")
     return summary
+
+
+def check_run(config: TrainConfig) -> bool:
+    """Check what a run needs before anything is written or trained: the env and its variant
+    settings, every opponent agent, the initial model's file, and that the rollout fits in
+    memory. Raises ``ValueError`` (or the env's own error for a bad id); returns whether the env
+    is multiplayer. Needs neither torch nor sb3."""
+    probe = make_any(config.env_id, **config.env_kwargs)
+    try:
+        multiplayer = is_multiplayer(probe)
+        if multiplayer:
+            seat = probe.possible_agents[0]
+            observation_space, action_space = probe.observation_space(seat)["observation"], probe.action_space(seat)
+        else:
+            observation_space, action_space = probe.observation_space, probe.action_space
+        game = game_name(probe, config.env_id)
+    finally:
+        probe.close()
+    for spec in {*config.multiplayer.opponents, *config.eval.opponents} - {SELF_PLAY}:
+        make_agent(spec, game)  # a bad spec fails now, not in the first episode
+    if config.init_model and not Path(config.init_model).is_file():
+        raise ValueError(f"init_model: no model file at {config.init_model!r}")
+    observation_size = int(np.prod(observation_space.shape))
+    check_fits_in_memory(
+        rollout_bytes(config.n_envs, config.ppo.n_steps, observation_size, int(action_space.n)),
+        f"n_envs={config.n_envs} x ppo.n_steps={config.ppo.n_steps} on {config.env_id}",
+    )
+    return multiplayer
 
 
 def load_initial_weights(model: Any, path: str) -> None:
