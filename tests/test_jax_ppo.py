@@ -470,8 +470,9 @@ def test_the_jax_backend_takes_the_shared_flags(tmp_path, capsys, monkeypatch):
 
     seen = {}
 
-    def fake_train(config, out):
-        seen.update(config=config, out=out)
+    def fake_train(config, out, trainer=None):
+        seen.update(config=config, out=out, trainer=trainer)
+        (out / "config.json").write_text("{}\n")  # what a run writes first
         return {"env_id": config.env_id, "policy": str(out / "policy.npz")}
 
     monkeypatch.setattr(jax_ppo, "train", fake_train)
@@ -484,9 +485,9 @@ def test_the_jax_backend_takes_the_shared_flags(tmp_path, capsys, monkeypatch):
     assert (config.env_id, config.total_timesteps, config.seed) == ("empire_envs/EmpireSoloShaped-v0", 4096, 5)
     assert config.env_kwargs == {"length_limit": 300} and config.ppo.hidden_sizes == [8]
     assert config.progress_bar is False and seen["out"] == out
+    assert seen["trainer"].config == config  # built and checked before the folder was claimed
     assert f"--agent jaxppo:{out / 'policy.npz'}" in capsys.readouterr().out
-    (out / "old").mkdir(parents=True)  # a folder holding a run is refused unless --overwrite
-    assert cli_main(argv) == 2
+    assert cli_main(argv) == 2  # a folder holding a run is refused unless --overwrite
     assert cli_main([*argv, "--overwrite"]) == 0
 
 

@@ -8,7 +8,7 @@ multiplayer game. ``wrapped_env`` stacks PettingZoo's standard wrappers around a
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..core.errors import ResetNeeded
+from ..core.errors import ActionOutOfSpaceError, ResetNeeded, ResetNeededAttributeError
 from ..core.game import Game
 from ..core.options import known_reset_options
 from .gym_env import check_action_index, check_action_type, restore_rng_position, rng_position
@@ -29,6 +29,9 @@ ILLEGAL_REWARD = -1.0
 #: and the envs must pass that test; no game has an option of that name, so ignoring it cannot
 #: hide a misspelt option of a game (any other unknown key is refused).
 IGNORED_RESET_OPTIONS = frozenset({"options"})
+#: the AEC attributes that ``reset`` sets: reading one before the first reset raises
+#: ``ResetNeededAttributeError`` (a ``ResetNeeded`` that is also an ``AttributeError``)
+SET_BY_RESET = frozenset({"agent_selection", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards"})
 
 
 class AECAdapter(AECEnv):
@@ -43,7 +46,11 @@ class AECAdapter(AECEnv):
     ``"options"`` (``IGNORED_RESET_OPTIONS``), accepted and ignored because PettingZoo's
     ``api_test`` passes ``{"options": 1}`` to check the signature. A reset that raises leaves
     the env as it was. ``step``, ``observe``, ``legal_actions`` and ``render`` before the first
-    reset raise ``empire_envs.core.errors.ResetNeeded``. ``observation_spaces`` and
+    reset raise ``empire_envs.core.errors.ResetNeeded``, and so do ``last()`` and reading
+    ``agent_selection``, ``rewards``, ``terminations``, ``truncations`` or ``infos``
+    (``ResetNeededAttributeError``, also an ``AttributeError``, so ``hasattr`` stays False);
+    ``possible_agents``, the spaces and the metadata are there from the start, and ``agents`` is
+    ``[]`` until the first reset, as in PettingZoo's own raw envs. ``observation_spaces`` and
     ``action_spaces`` map each agent to its space (PettingZoo's attributes). When the
     game ends, every agent's info holds its own ``"outcome"`` (``"won"``, ``"lost"``, ``"draw"``
     or ``"truncated"``) and the game's ``"result"`` (e.g. ``"won by seat 2"``).
@@ -79,6 +86,8 @@ class AECAdapter(AECEnv):
         try:
             self.config = self.game.config_class(**config)
         except TypeError as error:
+            if "unexpected keyword argument" not in str(error):
+                raise  # a setting of the wrong type: the config's own message names it
             known = ", ".join(field.name for field in dataclasses.fields(self.game.config_class))
             raise TypeError(f"{error}. {self.game.name} options are: {known}") from None
         game = self.game
@@ -107,6 +116,15 @@ class AECAdapter(AECEnv):
         self._np_random: np.random.Generator | None = None
         self.game_state: Any = None
         self.agents: list[str] = []
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise let any attribute name pass
+
+        def __getattr__(self, name: str) -> Any:
+            """Only called for an attribute that is not set: those of ``SET_BY_RESET`` before the
+            first reset."""
+            if name in SET_BY_RESET:
+                raise ResetNeededAttributeError(f"call reset() before reading {name}")
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ------------------------------------------------------------------ spaces
 
@@ -141,6 +159,11 @@ class AECAdapter(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.acting_player(self.game_state)]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.game_state is None:
+            raise ResetNeeded("call reset() before last()")
+        return super().last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
@@ -278,12 +301,14 @@ _HOT_ATTRIBUTES = (
     "_cumulative_rewards",
 )
 _NEEDS_RESET = {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
+#: what PettingZoo's ``OrderEnforcingWrapper`` hides until the first reset
+_ORDER_ENFORCED = frozenset({*_NEEDS_RESET, "num_agents"})
 
 
 def _forward(name: str, check_reset: bool) -> property:
     def read(self):
         if check_reset and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
+            raise ResetNeededAttributeError(f"call reset() before reading {name}")
         return getattr(self._game_env, name)
 
     return property(read, doc=f"``{name}`` of the game env, read directly")
@@ -309,33 +334,66 @@ _INDEX_TYPES = (int, np.int64, np.int32, np.intp)
 
 
 class AssertOutOfBoundsWrapper(_direct(wrappers.AssertOutOfBoundsWrapper)):  # type: ignore[misc]  # built at import time
-    """PettingZoo's ``AssertOutOfBoundsWrapper``; an in-range plain ``int`` or numpy integer
-    scalar (what ``np.flatnonzero`` and policies hand back) skips the space's general
-    ``contains``, which accepts exactly these.
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` (``isinstance`` holds), with clear errors in
+    place of its bare ``assert``; an in-range plain ``int`` or numpy integer scalar (what
+    ``np.flatnonzero`` and policies hand back) passes at once.
 
-    An action that is not an integer at all raises the raw env's ``TypeError`` here, before
-    PettingZoo's checks: ``Discrete.contains`` takes ``True`` for 1, and the illegal-move wrapper
-    below would then index the mask with a bool. ``None`` stays the dead agents' action; an
-    integer out of the space stays PettingZoo's ``AssertionError``."""
+    An action that is not an integer at all raises the raw env's ``TypeError`` (``Discrete.contains``
+    would take ``True`` for 1, and the illegal-move wrapper below would then index the mask with a
+    bool); an integer outside the space raises ``ActionOutOfSpaceError`` (a ``ValueError``, also
+    the ``AssertionError`` PettingZoo's check raised) naming the action, the agent and the space.
+    ``None`` stays the dead agents' action. Either way nothing has moved."""
 
     def step(self, action: Any) -> None:
         game_env = self._game_env
-        if type(action) in _INDEX_TYPES and 0 <= action < game_env.num_actions:
+        num_actions = game_env.num_actions
+        if type(action) in _INDEX_TYPES and 0 <= action < num_actions:
             wrappers.BaseWrapper.step(self, action)
             return
         agent = game_env.agent_selection
-        if action is not None or not (game_env.terminations[agent] or game_env.truncations[agent]):
-            check_action_type(action, game_env.num_actions)
-        super().step(action)
+        if action is None and (game_env.terminations[agent] or game_env.truncations[agent]):
+            wrappers.BaseWrapper.step(self, action)
+            return
+        index = check_action_type(action, num_actions)
+        if not 0 <= index < num_actions:
+            raise ActionOutOfSpaceError(
+                f"action {index} of {agent} is outside the action space {game_env.action_space(agent)} "
+                f"(indices 0..{num_actions - 1})"
+            )
+        wrappers.BaseWrapper.step(self, action)
 
 
 TerminateIllegalWrapper = _direct(wrappers.TerminateIllegalWrapper)
 
 
 class OrderEnforcingWrapper(_direct(wrappers.OrderEnforcingWrapper, check_reset=True)):  # type: ignore[misc]
-    """PettingZoo's ``OrderEnforcingWrapper``; ``step``, ``observe`` and ``render`` before
-    ``reset`` raise the raw env's ``ResetNeeded`` (also an ``AssertionError``, as PettingZoo's
-    check is)."""
+    """PettingZoo's ``OrderEnforcingWrapper``; ``step``, ``observe``, ``render``, ``last``,
+    ``state`` and ``agent_iter`` before ``reset`` raise the raw env's ``ResetNeeded`` (also an
+    ``AssertionError``, as PettingZoo's check is), and reading an attribute that PettingZoo hides
+    until then (``agents``, ``num_agents``, ``agent_selection``, ``rewards``, ...) raises
+    ``ResetNeededAttributeError`` (also the ``AttributeError`` PettingZoo raises)."""
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for what is not found otherwise: the hidden attributes come here too when
+        # their property (``_direct``) raises, as Python then falls back to ``__getattr__``
+        if name in _ORDER_ENFORCED and not self.__dict__.get("_has_reset", False):
+            raise ResetNeededAttributeError(f"call reset() before reading {name}")
+        return super().__getattr__(name)
+
+    def last(self, observe: bool = True) -> Any:
+        if not self._has_reset:
+            raise ResetNeeded("call reset() before last()")
+        return super().last(observe)
+
+    def state(self) -> Any:
+        if not self._has_reset:
+            raise ResetNeeded("call reset() before state()")
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            raise ResetNeeded("call reset() before agent_iter()")
+        return super().agent_iter(max_iter)
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -365,7 +423,7 @@ def _outcome_of(final_return: float) -> str:
 
 def wrapped_env(raw: AECAdapter) -> AECEnv:
     """PettingZoo's standard stack: an illegal move ends the game with -1 for the mover,
-    an out-of-space action is an assertion error, and the API call order is enforced.
+    an out-of-space action is an ``ActionOutOfSpaceError``, and the API call order is enforced.
 
     The three wrappers are PettingZoo's own classes (``isinstance`` holds), subclassed only to
     read the per-step attributes directly rather than through ``__getattr__``."""

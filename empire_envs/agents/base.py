@@ -61,6 +61,9 @@ FILE_AGENTS: dict[str, str] = {
 }
 #: what follows a prefix of ``FILE_AGENTS`` when it is not a path
 _FILE_AGENT_ARGUMENT = {"pretrained": "ENV_ID"}
+#: the prefixes of ``FILE_AGENTS`` whose agents also take ``game_name`` (the game they are made for,
+#: which they check against the game their file was trained on)
+_FILE_AGENT_TAKES_GAME = frozenset({"jaxppo", "pretrained"})
 
 
 def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: Any) -> Agent:
@@ -89,6 +92,8 @@ def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: A
             raise ValueError(
                 f"agent spec {spec!r} names no file; write {prefix}:{_FILE_AGENT_ARGUMENT.get(prefix, 'PATH')}"
             )
+        if prefix in _FILE_AGENT_TAKES_GAME:
+            return _load(FILE_AGENTS[prefix])(rest, game_name=game_name)
         return _load(FILE_AGENTS[prefix])(rest)
     if sep and rest:  # module:Class, a top-level module or a dotted one
         return _load_user_agent(spec, settings)

@@ -20,11 +20,34 @@ The policy file format (``policy.npz``, written by ``empire_envs.training.jax_pp
 The agent masks the logits as training did (an illegal action gets ``MASKED_LOGIT``, as
 sb3-contrib's MaskablePPO does) and plays the most likely legal action, so it is deterministic.
 Playing needs numpy only: no jax, flax or torch.
+
+What is checked, each failure a ``ValueError`` that names the file and what is wrong:
+
+- at load (``load_policy``): the file is a readable, complete ``.npz`` archive (not a folder, an
+  empty file, a text file, a truncated or corrupted archive, nor one holding Python objects,
+  which is never unpickled); the metadata is a JSON object whose keys have the types above; every
+  array is numeric and finite (a NaN or infinite weight is named); the actor's shapes fit the
+  metadata. A file that records no ``env_id`` (an older one) loads with a warning: what it was
+  trained on cannot be checked;
+- against the env (``JaxPPOAgent.check_spaces``, ``check_env``, and ``act`` on the first state of
+  a game config): the spaces' shapes, the game, and the game's rules. The rules are the config the
+  file's ``env_id`` and ``env_kwargs`` build (``GameEntry`` of the registry), compared field by
+  field with the config of the env asked to play, except the settings that change only the
+  rewards (``REWARD_SETTINGS``: a policy trained on ``EmpireSolitaireShaped-v0`` plays
+  ``EmpireSolitaire-v0``, which is how the shipped Solitaire policy is meant) and those that only
+  cut a game short (``LENGTH_SETTINGS``, a warning). Any other difference (``pretrained:EmpireSolo-v0``
+  on ``EmpireSoloMergeInBattle-v0``) refuses the policy. Where only the game's name reaches the
+  agent (``make_agent(spec, game_name)``), the name is checked against the game of the file's
+  ``env_id``; an ``env_id`` this package does not register is not checked (a warning says so).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import warnings
+import zipfile
+import zlib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -43,8 +66,17 @@ MASKED_LOGIT = -1e9
 ACTIVATIONS = ("tanh", "relu")
 #: where the policies shipped with the package lie (``pretrained:<env id>``), one ``<EnvName>.npz`` each
 PRETRAINED_FOLDER = "pretrained"
+#: game config settings that change only the rewards: a policy trained with other values plays
+#: the same game (trained on a ``...Shaped`` id, it plays the plain id)
+REWARD_SETTINGS = frozenset({"shaping", "shaping_values", "shaping_cap", "reward_scheme"})
+#: game config settings that only cut a game short: a policy plays with other values, with a warning
+LENGTH_SETTINGS = frozenset({"length_limit"})
+#: keyword arguments of the env classes that are not game settings (``env_kwargs`` may hold them)
+ENV_SETTINGS = frozenset({"render_mode", "illegal_action", "illegal_action_penalty"})
 
-_REQUIRED_METADATA = ("env_id", "observation_size", "num_actions", "hidden_sizes", "activation")
+_REQUIRED_METADATA = ("observation_size", "num_actions", "hidden_sizes", "activation")
+#: what a policy file starts with: a zip archive's local file header (or an empty archive's end record)
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 def layer_names(network: str, hidden_sizes: list[int] | tuple[int, ...]) -> list[str]:
@@ -55,10 +87,10 @@ def layer_names(network: str, hidden_sizes: list[int] | tuple[int, ...]) -> list
 def save_policy(path: str | Path, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, Any]) -> Path:
     """Write a policy file: ``arrays`` named as in the module docstring, ``metadata`` as JSON.
 
-    Checks that the metadata and the arrays describe the same network before writing, so a file
-    that ``load_policy`` would refuse is never written."""
+    Checks that the metadata and the arrays describe the same network, and the metadata as it
+    will be read back, before writing, so a file that ``load_policy`` would refuse is never written."""
     path = Path(path)
-    record = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata}
+    record = json.loads(json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION, **metadata}))
     policy = NumpyPolicy({name: np.asarray(value, dtype=np.float32) for name, value in arrays.items()}, record)
     path.parent.mkdir(parents=True, exist_ok=True)
     # np.savez appends ".npz" to a name without it; write through a handle so the name stays as given
@@ -69,39 +101,137 @@ def save_policy(path: str | Path, arrays: Mapping[str, np.ndarray], metadata: Ma
 
 
 def load_policy(path: str | Path) -> NumpyPolicy:
-    """Read a policy file (module docstring), with clear errors for a missing or foreign file."""
+    """Read a policy file (module docstring); a ``ValueError`` naming the file for anything that
+    is not a complete, finite policy of this format."""
     path = Path(path)
+    arrays = _read_archive(path)
+    metadata = _read_metadata(path, arrays.pop("metadata", None))
+    try:
+        policy = NumpyPolicy(arrays, metadata)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    if "env_id" not in metadata:
+        warnings.warn(
+            f"the policy file {path} records no env id (an older file): which env and variant it was trained "
+            "on cannot be checked; it is played on any env whose spaces fit",
+            UserWarning,
+            stacklevel=2,
+        )
+    return policy
+
+
+def _read_archive(path: Path) -> dict[str, Any]:
+    """Every entry of the ``.npz`` at ``path``, with clear errors for what is not one."""
+    if path.is_dir():
+        inside = path / "policy.npz"
+        hint = f": did you mean {inside}?" if inside.is_file() else " (a jax PPO run writes RUN/policy.npz)"
+        raise ValueError(f"{path} is a folder, not a policy file{hint}")
     if not path.is_file():
         raise ValueError(f"no policy file at {str(path)!r} (a jax PPO run writes RUN/policy.npz)")
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except (OSError, ValueError) as error:
-        raise ValueError(f"{path} is not a policy file (.npz): {error}") from None
-    if "metadata" not in arrays:
-        raise ValueError(f"{path} has no metadata entry: not a {FORMAT} policy file")
-    metadata = json.loads(str(arrays.pop("metadata")))
-    if metadata.get("format") != FORMAT:
-        raise ValueError(f"{path} is a {metadata.get('format')!r} file, not a {FORMAT} policy")
-    if metadata.get("format_version") != FORMAT_VERSION:
+        with path.open("rb") as handle:
+            head = handle.read(4)
+    except OSError as error:
+        raise ValueError(f"cannot read the policy file {path}: {error.strerror or error}") from None
+    if not head:
+        raise ValueError(f"{path} is empty: not a policy file (a .npz archive written by a jax PPO run)")
+    if head not in _ZIP_MAGIC:
         raise ValueError(
-            f"{path} has format version {metadata.get('format_version')}; this package reads {FORMAT_VERSION}"
+            f"{path} is not a policy file: a policy file is a .npz (zip) archive, and this file starts with {head!r}"
         )
     try:
-        return NumpyPolicy(arrays, metadata)
+        with np.load(path, allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
     except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
+        if "pickle" in str(error):  # an array of Python objects: never unpickled, that could run code
+            raise ValueError(
+                f"{path} holds an array of Python objects, which a policy file never does; it is not loaded"
+            ) from None
+        raise _corrupted(path, error) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, KeyError, NotImplementedError) as error:
+        raise _corrupted(path, error) from None
+
+
+def _corrupted(path: Path, error: BaseException) -> ValueError:
+    return ValueError(f"{path} is a truncated or corrupted policy file (.npz): {type(error).__name__}: {error}")
+
+
+def _read_metadata(path: Path, entry: Any) -> dict[str, Any]:
+    """The JSON object of the ``metadata`` entry, its format checked."""
+    if entry is None:
+        raise ValueError(f"{path} has no metadata entry: not a {FORMAT} policy file")
+    if not isinstance(entry, np.ndarray) or entry.shape != () or entry.dtype.kind not in "US":
+        described = f"{entry.dtype} array of shape {entry.shape}" if isinstance(entry, np.ndarray) else "raw bytes"
+        raise ValueError(f"{path}: the metadata entry must be one string holding a JSON object, got a {described}")
+    text = entry.item()
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    try:
+        metadata = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: the metadata is not JSON ({error}): {_shorten(text)}") from None
+    if not isinstance(metadata, dict):
+        raise ValueError(
+            f"{path}: the metadata must be a JSON object, got a {type(metadata).__name__}: {_shorten(metadata)}"
+        )
+    if metadata.get("format") != FORMAT:
+        raise ValueError(f"{path} is a {metadata.get('format')!r} file, not a {FORMAT} policy")
+    version = metadata.get("format_version")
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise ValueError(f"{path} has format_version {version!r}; this package reads {FORMAT_VERSION}")
+    return metadata
+
+
+def _shorten(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"the metadata's {name} must be a positive integer, got {value!r}")
+    return value
+
+
+def check_metadata(metadata: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the key when the metadata lacks a key the agent needs or holds
+    one of the wrong type (module docstring)."""
+    missing = [key for key in _REQUIRED_METADATA if key not in metadata]
+    if missing:
+        raise ValueError(f"the policy metadata lacks {missing}")
+    _positive_int("observation_size", metadata["observation_size"])
+    _positive_int("num_actions", metadata["num_actions"])
+    hidden = metadata["hidden_sizes"]
+    if not isinstance(hidden, (list, tuple)):
+        raise ValueError(f"the metadata's hidden_sizes must be a list of layer widths, got {hidden!r}")
+    for width in hidden:
+        _positive_int("hidden_sizes entries", width)
+    if not isinstance(metadata["activation"], str) or metadata["activation"] not in ACTIVATIONS:
+        raise ValueError(f"unknown activation {metadata['activation']!r} in the metadata; known: {ACTIVATIONS}")
+    if not isinstance(metadata.get("mask_in_observation", False), bool):
+        raise ValueError(
+            f"the metadata's mask_in_observation must be true or false, got {metadata['mask_in_observation']!r}"
+        )
+    if "env_id" in metadata and (not isinstance(metadata["env_id"], str) or not metadata["env_id"]):
+        raise ValueError(f"the metadata's env_id must be an env id (a string), got {metadata['env_id']!r}")
+    if not isinstance(metadata.get("env_kwargs", {}), dict):
+        raise ValueError(f"the metadata's env_kwargs must be a JSON object, got {metadata['env_kwargs']!r}")
 
 
 class NumpyPolicy:
     """The actor network of a policy file, evaluated with numpy (``logits``, ``masked_logits``)."""
 
     def __init__(self, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, Any]) -> None:
-        missing = [key for key in _REQUIRED_METADATA if key not in metadata]
-        if missing:
-            raise ValueError(f"the policy metadata lacks {missing}")
-        if metadata["activation"] not in ACTIVATIONS:
-            raise ValueError(f"unknown activation {metadata['activation']!r}; known: {ACTIVATIONS}")
+        check_metadata(metadata)
+        for name, array in arrays.items():
+            if not isinstance(array, np.ndarray) or array.dtype.kind not in "fiu":
+                kind = f"{array.dtype} array" if isinstance(array, np.ndarray) else type(array).__name__
+                raise ValueError(f"the array {name!r} must hold numbers, got a {kind}")
+            if not np.all(np.isfinite(array)):
+                bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
+                raise ValueError(
+                    f"the array {name!r} is not finite: NaN or infinite values in {bad} of its {array.size} places"
+                )
         self.metadata = dict(metadata)
         self.arrays = dict(arrays)
         self.hidden_sizes = [int(width) for width in metadata["hidden_sizes"]]
@@ -154,25 +284,175 @@ class NumpyPolicy:
         return np.argmax(self.masked_logits(observations, masks), axis=-1)
 
 
+@dataclasses.dataclass(frozen=True)
+class TrainedOn:
+    """What a policy file says it was trained on: the registry's game and the game config that
+    the file's ``env_id`` and ``env_kwargs`` build."""
+
+    env_id: str
+    env_kwargs: Mapping[str, Any]
+    game_key: str
+    game_name: str
+    config: Any
+
+    def describe(self) -> str:
+        extra = f" with env_kwargs {dict(self.env_kwargs)}" if self.env_kwargs else ""
+        return f"{self.env_id}{extra}"
+
+
+def trained_on(path: str | Path, metadata: Mapping[str, Any]) -> TrainedOn | None:
+    """The game and config a policy was trained on, from its metadata; None when the file records
+    no env id or one this package does not register (nothing to check against)."""
+    from ..registry import NAMESPACE, all_entries, game_entry
+
+    env_id = metadata.get("env_id")
+    if not isinstance(env_id, str):
+        return None
+    names = {env_id, f"{NAMESPACE}/{env_id}"}
+    item = next((candidate for candidate in all_entries() if candidate.env_id in names), None)
+    if item is None:
+        return None
+    game = game_entry(item.game).load()
+    env_kwargs = dict(metadata.get("env_kwargs") or {})
+    settings = {key: value for key, value in {**item.kwargs, **env_kwargs}.items() if key not in ENV_SETTINGS}
+    try:
+        with warnings.catch_warnings():  # a file written before an option was renamed
+            warnings.simplefilter("ignore", DeprecationWarning)
+            config = game.config_class(**settings)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"the policy file {path} records env_kwargs {env_kwargs} that {item.env_id} refuses: {error}"
+        ) from None
+    return TrainedOn(item.env_id, env_kwargs, item.game, game.name, config)
+
+
+def config_differences(trained: Any, playing: Any) -> dict[str, tuple[Any, Any]]:
+    """The settings of two configs of one game that differ, name -> (trained, playing) (the whole
+    config under ``"config"`` for a game whose config is not a dataclass)."""
+    if not dataclasses.is_dataclass(trained):
+        return {} if trained == playing else {"config": (trained, playing)}
+    return {
+        field.name: (getattr(trained, field.name), getattr(playing, field.name))
+        for field in dataclasses.fields(trained)
+        if getattr(trained, field.name) != getattr(playing, field.name)
+    }
+
+
+def describe_config(config: Any) -> str:
+    """A registered id whose config is ``config`` (``empire_envs/EmpireSoloMergeInBattle-v0``),
+    else the game's name with the settings that differ from its defaults."""
+    from ..registry import NAMESPACE, all_games
+
+    for game in all_games():
+        record = game.load()
+        if type(config) is not record.config_class:
+            continue
+        for variant in game.variants:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    if record.config_class(**variant.kwargs) == config:
+                        return f"{NAMESPACE}/{variant.name}"
+            except (TypeError, ValueError):
+                continue
+        changed = config_differences(record.config_class(), config)
+        settings = ", ".join(f"{name}={value!r}" for name, (_, value) in changed.items())
+        return f"{record.name} with {settings}" if settings else record.name
+    return f"an env whose config is a {type(config).__name__}"
+
+
 class JaxPPOAgent(Agent):
-    """Plays a policy file (module docstring): the most likely legal action, with numpy."""
+    """Plays a policy file (module docstring): the most likely legal action, with numpy.
+
+    ``game_name`` is the name of the game the agent is made for (``make_agent`` passes it); the
+    file's ``env_id`` must be of that game. The env's rules are checked by ``check_env`` and, as
+    ``check_spaces`` sees only shapes, by ``act`` on the first state of each game config."""
 
     name = "jaxppo"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, game_name: str | None = None) -> None:
         self.path = str(path)
         self.policy = load_policy(path)
         self.metadata = self.policy.metadata
+        self.game_name = game_name
+        self.trained_on = trained_on(self.path, self.metadata)
+        self._checked_config: Any = None
+        self._warned_foreign = False
+
+    def _where(self) -> str:
+        trained = self.trained_on.describe() if self.trained_on else self.metadata.get("env_id", "an unrecorded env")
+        return f"the policy {self.path} was trained on {trained}"
 
     def check_spaces(self, observation_space: Any, action_space: Any) -> None:
         shape = tuple(getattr(observation_space, "shape", ()) or ())
         actions = int(getattr(action_space, "n", -1))
         if shape != (self.policy.observation_size,) or actions != self.policy.num_actions:
             raise ValueError(
-                f"the policy at {self.path!r} was trained on {self.metadata['env_id']} "
+                f"the policy at {self.path!r} was trained on {self.metadata.get('env_id', 'an unrecorded env')} "
                 f"(observations of shape ({self.policy.observation_size},), {self.policy.num_actions} actions); "
                 f"this env has observations of shape {shape} and {actions} actions"
             )
+        self._check_game_name()
+
+    def _check_game_name(self) -> None:
+        """The game named to ``make_agent`` against the game of the file's env id (all that
+        reaches the agent there; the rules are checked where the env's config reaches it)."""
+        trained = self.trained_on
+        if self.game_name is None or trained is None or self.game_name in (trained.game_key, trained.game_name):
+            return
+        from ..registry import all_games
+
+        if any(self.game_name in (game.key, game.load().name) for game in all_games()):
+            raise ValueError(f"{self._where()}, a game of {trained.game_name}; it cannot play {self.game_name}")
+        # an env of another package (the name is its id): only its spaces could be checked
+
+    def check_env(self, env: Any) -> None:
+        """Raise ``ValueError`` unless this policy may play ``env``: its spaces, its game and its
+        rules (``env.unwrapped.config`` against the file's env id and env kwargs, reward-only
+        settings aside; a different ``length_limit`` warns)."""
+        super().check_env(env)
+        self._check_config(getattr(getattr(env, "unwrapped", env), "config", None))
+
+    def _check_config(self, config: Any) -> None:
+        if config is None or config is self._checked_config:
+            return
+        trained = self.trained_on
+        if trained is None:
+            env_id_recorded = self.metadata.get("env_id")
+            if env_id_recorded is not None and not self._warned_foreign:
+                self._warned_foreign = True
+                warnings.warn(
+                    f"the policy file {self.path} records the env id {env_id_recorded!r}, which this package "
+                    "does not register: the rules of the env it plays cannot be checked against it",
+                    UserWarning,
+                    stacklevel=3,
+                )
+            self._checked_config = config
+            return
+        asked = describe_config(config)
+        if type(config) is not type(trained.config):
+            raise ValueError(f"{self._where()}, a game of {trained.game_name}; it cannot play {asked}")
+        changed = config_differences(trained.config, config)
+        rules = {name: pair for name, pair in changed.items() if name not in REWARD_SETTINGS | LENGTH_SETTINGS}
+        if rules:
+            listed = "; ".join(
+                f"{name}: trained with {old!r}, this env has {new!r}" for name, (old, new) in rules.items()
+            )
+            raise ValueError(
+                f"{self._where()} and cannot play {asked}: the rules differ ({listed}). Play it on the env it "
+                "was trained on, or train a policy for this variant"
+            )
+        lengths = {name: pair for name, pair in changed.items() if name in LENGTH_SETTINGS}
+        if lengths:
+            listed = "; ".join(
+                f"{name}: trained with {old!r}, this env has {new!r}" for name, (old, new) in lengths.items()
+            )
+            warnings.warn(
+                f"{self._where()} and plays {asked}, whose games are cut short differently ({listed})",
+                UserWarning,
+                stacklevel=3,
+            )
+        self._checked_config = config
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         if np.shape(action_mask) != (self.policy.num_actions,):
@@ -187,6 +467,9 @@ class JaxPPOAgent(Agent):
             )
         if not np.any(action_mask):
             raise ValueError("no legal action in the mask")
+        config = getattr(state, "config", None)
+        if config is not None and config is not self._checked_config:
+            self._check_config(config)
         return int(self.policy.greedy(observation, action_mask))
 
 
@@ -203,9 +486,10 @@ def pretrained_names() -> list[str]:
     return sorted(item.name[: -len(".npz")] for item in folder.iterdir() if item.name.endswith(".npz"))
 
 
-def pretrained_agent(env_id: str) -> JaxPPOAgent:
+def pretrained_agent(env_id: str, game_name: str | None = None) -> JaxPPOAgent:
     """The policy shipped with the package for ``env_id`` (``EmpireSolo-v0`` or
-    ``empire_envs/EmpireSolo-v0``): ``empire_envs/pretrained/<EnvName>.npz``."""
+    ``empire_envs/EmpireSolo-v0``): ``empire_envs/pretrained/<EnvName>.npz``. ``game_name`` as
+    for ``JaxPPOAgent``."""
     name = env_id.rsplit("/", 1)[-1]
     resource = pretrained_folder().joinpath(f"{name}.npz")
     if not resource.is_file():
@@ -215,4 +499,4 @@ def pretrained_agent(env_id: str) -> JaxPPOAgent:
             f"python -m empire_envs train --backend jax --env {name} and play it as jaxppo:RUN/policy.npz"
         )
     with resources.as_file(resource) as path:
-        return JaxPPOAgent(path)
+        return JaxPPOAgent(path, game_name=game_name)

@@ -6,6 +6,7 @@ Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib); the rest of t
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +17,63 @@ from .base import Agent
 
 
 def load_maskable_ppo(path: str | Path) -> Any:
-    """Load a MaskablePPO ``.zip`` on the CPU, with clear errors for a missing file or extra."""
+    """Load a MaskablePPO ``.zip`` on the CPU, with clear errors (``ValueError`` naming the file)
+    for a missing file, a folder, a policy ``.npz`` of the compiled trainer (played as
+    ``jaxppo:``), a file that is not a zip archive or not a stable-baselines3 save, and a save that
+    cannot be read; an ``ImportError`` without the ``train`` extra."""
+    path = Path(path)
+    if not path.is_file() and path.with_suffix(".zip").is_file():
+        path = path.with_suffix(".zip")
+    if path.is_dir():
+        inside = path / "model.zip"
+        hint = f": did you mean {inside}?" if inside.is_file() else ""
+        raise ValueError(f"{path} is a folder, not a saved MaskablePPO model (.zip){hint}")
+    if not path.is_file():
+        raise ValueError(f"no saved model at {str(path)!r}")
+    _check_model_archive(path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as error:
         raise ImportError("ppo agents need the train extra: pip install torch==2.13.0 'empire-envs[train]'") from error
-    path = Path(path)
-    if not path.is_file() and path.with_suffix(".zip").is_file():
-        path = path.with_suffix(".zip")
-    if not path.is_file():
-        raise ValueError(f"no saved model at {str(path)!r}")
-    return MaskablePPO.load(path, device="cpu")
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except (ImportError, MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as error:  # zipfile, json, pickle, torch and sb3 errors of a damaged save alike
+        raise ValueError(
+            f"{path} could not be loaded as a MaskablePPO model (truncated, corrupted or from an incompatible "
+            f"version?): {type(error).__name__}: {error}"
+        ) from None
+
+
+def _check_model_archive(path: Path) -> None:
+    """Refuse, naming the file, what cannot be a stable-baselines3 save: a policy ``.npz`` of the
+    compiled trainer, a file that is not a complete zip archive, a zip without sb3's ``data``."""
+    if path.suffix.lower() == ".npz":
+        raise ValueError(
+            f"{path} is a .npz file, not a saved MaskablePPO model (.zip): a policy file of the compiled "
+            f"PPO trainer (train --backend jax) plays as jaxppo:{path}"
+        )
+    if path.stat().st_size == 0:
+        raise ValueError(f"{path} is empty: not a saved MaskablePPO model (.zip)")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:
+        raise ValueError(
+            f"{path} is not a saved MaskablePPO model: not a complete zip archive (truncated, or another "
+            f"kind of file): {error}"
+        ) from None
+    if "metadata.npy" in names and "data" not in names:
+        raise ValueError(
+            f"{path} is a policy file of the compiled PPO trainer (a .npz archive), not a saved MaskablePPO "
+            f"model: play it as jaxppo:{path}"
+        )
+    if "data" not in names:
+        listed = ", ".join(sorted(names)[:5]) or "nothing"
+        raise ValueError(
+            f"{path} is a zip archive but not a saved MaskablePPO model: it has no 'data' entry (it holds {listed})"
+        )
 
 
 def run_config(model_path: str | Path) -> dict[str, Any]:

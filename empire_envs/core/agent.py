@@ -37,6 +37,16 @@ class Agent(ABC):
         was trained on and says so here, before any game starts.
         """
 
+    def check_env(self, env: Any) -> None:
+        """Raise ``ValueError`` if this agent cannot play ``env`` (a Gymnasium env, or a PettingZoo
+        AEC env: then as its first seat sees it). By default its spaces (``check_spaces``); an
+        agent that knows the rules it was trained on checks them too."""
+        if hasattr(env, "possible_agents"):
+            seat = env.possible_agents[0]
+            self.check_spaces(env.observation_space(seat)["observation"], env.action_space(seat))
+        else:
+            self.check_spaces(env.observation_space, env.action_space)
+
 
 class SeededAgent(Agent):
     """An agent whose random choices come from its own generator ``self.rng``, seeded at

@@ -20,3 +20,23 @@ class ResetNeeded(_GymnasiumResetNeeded, AssertionError):
     order-enforcing wrapper raises for the same mistake, so code written against PettingZoo's
     wrappers keeps working with ours.
     """
+
+
+class ResetNeededAttributeError(ResetNeeded, AttributeError):
+    """An attribute that only a game in progress has (``agent_selection``, ``rewards``,
+    ``terminations``, ``truncations``, ``infos``; through PettingZoo's wrappers also ``agents``
+    and ``num_agents``) read before the first ``reset()``.
+
+    A ``ResetNeeded`` like every other call made too early, and also an ``AttributeError``: what
+    PettingZoo's order-enforcing wrapper raises for these, and what ``hasattr`` and ``getattr``
+    with a default expect of an attribute that is not there yet.
+    """
+
+
+class ActionOutOfSpaceError(ValueError, AssertionError):
+    """An action outside the action space, given to a PettingZoo env through its ``env()``
+    factory: the message names the action, the agent and the space.
+
+    A ``ValueError``, as the bare env raises for the same action, and also an ``AssertionError``,
+    the class of PettingZoo's ``AssertOutOfBoundsWrapper`` check that this replaces.
+    """

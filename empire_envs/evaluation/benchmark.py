@@ -193,35 +193,28 @@ class PlannedEnv:
 _ENV_ERRORS = (ValueError, TypeError, KeyError, ImportError, gymnasium.error.Error)
 
 
-def _inspect_env(variant: EnvVariant) -> tuple[str, str, int, tuple[Any, Any]]:
-    """``(env_id, game_name, players, (observation_space, action_space))`` of a variant, the
-    spaces as an agent sees them; BenchmarkError if it cannot be built."""
+def _inspect_env(variant: EnvVariant) -> tuple[str, str, int, Any]:
+    """``(env_id, game_name, players, env)`` of a variant (the caller closes the env);
+    BenchmarkError if it cannot be built."""
     env_id = resolve_env_id(variant.spec)
     try:
         env = make_any(env_id, **dict(variant.kwargs))
     except _ENV_ERRORS as error:
         raise BenchmarkError(f"cannot build env {variant.label!r}: {type(error).__name__}: {error}") from None
-    try:
-        name = game_name(env, env_id)
-        if is_multiplayer(env):
-            players = len(env.possible_agents)
-            seat = env.possible_agents[0]
-            spaces = (env.observation_space(seat)["observation"], env.action_space(seat))
-        else:
-            players, spaces = 1, (env.observation_space, env.action_space)
-    finally:
-        env.close()
-    return env_id, name, players, spaces
+    players = len(env.possible_agents) if is_multiplayer(env) else 1
+    return env_id, game_name(env, env_id), players, env
 
 
-def _agent_problem(spec: str, game_name: str, spaces: tuple[Any, Any]) -> str | None:
-    """Why ``spec`` cannot play the game (None when it can).
+def _agent_problem(spec: str, game_name: str, env: Any) -> str | None:
+    """Why ``spec`` cannot play ``env`` (None when it can): ``Agent.check_env``, its spaces and,
+    for a trained policy, the rules it was trained on.
 
     Only ``ValueError`` (an unknown name, an unimportable class, a model trained on other
-    spaces) means "not for this game"; anything else (a missing extra) propagates as a real error.
+    spaces or rules) means "not for this game"; anything else (a missing extra) propagates as a
+    real error.
     """
     try:
-        make_agent(spec, game_name, seed=0).check_spaces(*spaces)
+        make_agent(spec, game_name, seed=0).check_env(env)
     except ValueError as error:
         return str(error)
     return None
@@ -246,19 +239,21 @@ def plan_benchmark(
             raise BenchmarkError(f"{kind} given more than once: {', '.join(repeated)}")
     plan = []
     for variant in variants:
-        env_id, name, players, spaces = _inspect_env(variant)
+        env_id, name, players, env = _inspect_env(variant)
         usable: list[str] = []
         skipped: dict[str, str] = {}
-        for spec in agents:
-            problem = _agent_problem(spec, name, spaces)
-            if problem is None:
-                usable.append(spec)
-            else:
-                skipped[spec] = problem
-        if players > 1:
-            problem = _agent_problem(opponent, name, spaces)
-            if problem is not None:
-                raise BenchmarkError(f"opponent {opponent!r} on {variant.label}: {problem}")
+        try:
+            for spec in agents:
+                problem = _agent_problem(spec, name, env)
+                if problem is None:
+                    usable.append(spec)
+                else:
+                    skipped[spec] = problem
+            opponent_problem = _agent_problem(opponent, name, env) if players > 1 else None
+        finally:
+            env.close()
+        if opponent_problem is not None:
+            raise BenchmarkError(f"opponent {opponent!r} on {variant.label}: {opponent_problem}")
         plan.append(PlannedEnv(variant, env_id, name, players, usable, skipped))
     nowhere = [spec for spec in agents if all(spec in p.skipped for p in plan)]
     if nowhere:

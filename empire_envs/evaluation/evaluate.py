@@ -123,7 +123,7 @@ def evaluate_agent(
     multiplayer = isinstance(env, AECSingleAgentEnv)
     try:
         agent = make_agent(agent_spec, name, seed=seed, **dict(agent_kwargs or {}))
-        agent.check_spaces(env.observation_space, env.action_space)
+        agent.check_env(env)
     except Exception:
         env.close()
         raise

@@ -56,7 +56,7 @@ def check_agents(env_id: str, specs: list[str] | tuple[str, ...]) -> None:
     env, name = make_eval_env(env_id, {}, "random", 0)
     try:
         for spec in specs:
-            make_agent(spec, name).check_spaces(env.observation_space, env.action_space)
+            make_agent(spec, name).check_env(env)
     finally:
         env.close()
 

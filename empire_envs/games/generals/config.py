@@ -56,6 +56,22 @@ def _check_bool(name: str, value: object) -> None:
         raise TypeError(f"{name} must be a bool, got {value!r}")
 
 
+def _opening_hand(value: object) -> tuple[int, int]:
+    """``opening_hand`` as a pair of card counts; every error quotes the whole value given (a
+    string is not read as its characters)."""
+    expected = "a pair of ints (cards from the Playing Deck, cards from the Supply Pile), each in 0..30, e.g. (5, 2)"
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"opening_hand must be {expected}; got {value!r} of type {type(value).__name__}")
+    if len(value) != 2:
+        raise ValueError(f"opening_hand must be {expected}; got {value!r}, which has {len(value)} entries")
+    for part in value:
+        if isinstance(part, bool) or not isinstance(part, int):
+            raise TypeError(f"opening_hand must be {expected}; got {value!r}, whose entry {part!r} is not an int")
+        if not 0 <= part <= 30:
+            raise ValueError(f"opening_hand must be {expected}; got {value!r}, whose entry {part} is out of range")
+    return (value[0], value[1])
+
+
 def _path_text(name: str, value: object) -> str:
     """A file name given as text or as a ``pathlib.Path`` (any ``os.PathLike``), as text."""
     if isinstance(value, os.PathLike):
@@ -212,14 +228,7 @@ class GeneralsConfig:
         _check_choice("draw_mode", self.draw_mode, DRAW_MODES)
         _check_choice("warcamp_attacks", self.warcamp_attacks, WARCAMP_ATTACKS)
         _check_choice("reward_scheme", self.reward_scheme, REWARD_SCHEMES)
-        hand = tuple(self.opening_hand)
-        if len(hand) != 2:
-            raise ValueError(
-                f"opening_hand is (from the Playing Deck, from the Supply Pile), got {self.opening_hand!r}"
-            )
-        for part in hand:
-            _check_int("opening_hand entries", part, 0, 30)
-        object.__setattr__(self, "opening_hand", hand)
+        object.__setattr__(self, "opening_hand", _opening_hand(self.opening_hand))
         _check_int("max_generals", self.max_generals, 1, UNIT_SLOTS)
         _check_int("length_limit", self.length_limit, 1, 100_000)
         if isinstance(self.shaping, bool) or not isinstance(self.shaping, (int, float)):
