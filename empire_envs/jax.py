@@ -21,6 +21,24 @@ batch, inside a compiled loop (docs/jax.md shows a whole rollout).
 
 Variant flags are keyword arguments of both, as for ``gymnasium.make``. ``twin_ids()`` lists the
 ids that have a twin (each game's ``GameEntry.jax_rules`` in the registry).
+
+What is checked (``empire_envs.adapters.jax_env`` says it in full, docs/jax.md too):
+
+- ``reset(seed=...)`` of the vector env takes every seed Gymnasium takes (None, an int >= 0 of
+  any size); each seed below ``2**64`` deals its own games (the key is the seed's two 32-bit
+  words); larger seeds are hashed into 64 bits, so only they can deal what another seed deals.
+- Actions from the host are checked before anything is traced: ``env.step(state, action, key)``
+  takes one integer that int32 holds (a float, a bool, a string, an array of another shape or
+  ``np.int64(2**32)`` raise), ``JaxVectorEnv.step`` an integer array of shape ``(num_envs,)``.
+  A wrong dtype is an ``ActionTypeError`` (a ``TypeError`` and a ``ValueError``), a wrong shape
+  or value a ``ValueError``.
+- A traced action (inside ``jit`` / ``vmap``) must have an integer dtype and shape ``()``,
+  checked while tracing; its value is checked in the compiled step: any integer that is not
+  legal now, however wide its dtype, is the illegal-action outcome (penalty, ``terminated``).
+- ``num_envs``, ``max_episode_steps`` (ints >= 1), ``spare_resets`` and ``reset_finished``'s
+  ``spare`` (ints >= 0), ``illegal_action``, ``illegal_action_penalty`` (finite) and
+  ``check_actions`` are refused when the env is built (or ``reset_finished`` called): a
+  ``TypeError`` for a wrong type (``2.5``, NaN, a bool), a ``ValueError`` for a wrong value.
 """
 
 from __future__ import annotations
@@ -28,10 +46,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .adapters.jax_env import JaxEnv, JaxVectorEnv, reset_finished
+from .adapters.jax_env import ActionTypeError, JaxEnv, JaxVectorEnv, reset_finished, seed_key
 from .registry import NAMESPACE, all_entries, entry, game_entry
 
-__all__ = ["JaxEnv", "JaxVectorEnv", "make", "make_vec", "reset_finished", "twin_ids"]
+__all__ = ["ActionTypeError", "JaxEnv", "JaxVectorEnv", "make", "make_vec", "reset_finished", "seed_key", "twin_ids"]
 
 
 def _full_id(env_id: str) -> str:
@@ -64,7 +82,8 @@ def _rules(env_id: str, config: dict[str, Any]) -> tuple[str, Any]:
 def make(
     env_id: str, illegal_action_penalty: float = -1.0, max_episode_steps: int | None = None, **config: Any
 ) -> JaxEnv:
-    """The pgx-style JAX env of a registered one-seat id, with variant flags as keywords."""
+    """The pgx-style JAX env of a registered one-seat id, with variant flags as keywords
+    (``max_episode_steps``: None or an int >= 1; ``illegal_action_penalty``: a finite number)."""
     full, rules = _rules(env_id, config)
     return JaxEnv(full, rules, illegal_action_penalty, max_episode_steps)
 
@@ -81,7 +100,7 @@ def make_vec(
     **config: Any,
 ) -> JaxVectorEnv:
     """The Gymnasium ``VectorEnv`` of ``num_envs`` twin games (what ``gymnasium.make_vec`` with
-    ``vectorization_mode="vector_entry_point"`` returns)."""
+    ``vectorization_mode="vector_entry_point"`` returns); ``JaxVectorEnv`` checks the arguments."""
     full, rules = _rules(env_id, config)
     return JaxVectorEnv(
         full,

@@ -16,6 +16,35 @@ Two faces of one ``JaxRules`` record (``core.jax_game``), generic over the game:
   empty. By default it checks every action on the host first and raises ``IllegalActionError``
   naming the env index and the action, with no game changed (``illegal_action="penalize"`` ends
   that game with the penalty instead, as ``JaxEnv`` does).
+
+What is checked, and where (issue 24):
+
+- **Seeds.** ``JaxVectorEnv.reset(seed=...)`` takes what Gymnasium's ``reset`` takes (None or a
+  non-negative Python int of any size; anything else is Gymnasium's ``gymnasium.error.Error``).
+  A seed below ``2**64`` is the JAX key ``[seed >> 32, seed & 0xFFFFFFFF]``, what
+  ``jax.random.PRNGKey(seed)`` gives with 64-bit integers on: distinct seeds, distinct keys (and
+  below ``2**32`` exactly ``PRNGKey(seed)``, the key of earlier versions). A larger seed is hashed
+  into those 64 bits by numpy's ``SeedSequence``: the same in every process, but it may deal
+  what some other seed deals (no map of more than ``2**64`` seeds into a 64-bit key can avoid it).
+- **Actions from the host** (Python or numpy values, concrete arrays) are checked before anything
+  is traced. ``JaxEnv.step`` takes one game's action: a Python or numpy integer, or an integer
+  array of shape ``()``. A bool, a float, a string or an array of another dtype is an
+  ``ActionTypeError`` (a ``TypeError``, and a ``ValueError``); another shape, or an integer that
+  int32 cannot hold (``np.int64(2**32)``), is a ``ValueError``, never wrapped round to some other
+  action. ``JaxVectorEnv.step`` takes an integer array of shape ``(num_envs,)`` with every entry
+  in ``0..n_actions-1``, with the same errors (Gymnasium's own vector envs check nothing; this
+  one checks, as the Python env does).
+- **Traced actions** (inside ``jit``, ``vmap``, ``lax.scan``): their dtype and shape are known
+  while tracing, so a non-integer dtype (a float or bool tracer) is an ``ActionTypeError`` and a
+  shape other than ``()`` a ``ValueError``, raised when the function is traced. Their values are
+  checked inside the compiled step, in the action's own dtype: any integer that is not a legal
+  action now (negative, past the table, masked out, or beyond int32 in a 64-bit or unsigned
+  dtype) is the illegal-action outcome above, never another action.
+- **Arguments** are checked when the env is built (or ``reset_finished`` called): ``num_envs``
+  and ``max_episode_steps`` (an int >= 1), ``spare_resets`` and ``spare`` (an int >= 0),
+  ``illegal_action`` (one of the modes), ``illegal_action_penalty`` (a finite number),
+  ``check_actions`` (a bool). A wrong type is a ``TypeError``, a wrong value a ``ValueError``,
+  each naming the argument and the value; a bool is never read as a number.
 """
 
 from __future__ import annotations
@@ -32,10 +61,91 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..core.errors import IllegalActionError
+from ..core.errors import ActionTypeError, IllegalActionError
 from ..core.jax_game import JaxRules, host
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+_INT32 = np.iinfo(np.int32)
+_WORD = 0xFFFFFFFF
+
+
+def check_int(name: str, value: Any, minimum: int) -> int:
+    """``value`` as a Python int when it is a Python or numpy integer (never a bool) of at least
+    ``minimum``; otherwise a ``TypeError`` (wrong type: a float such as ``2.5`` or NaN, a string,
+    a bool) or a ``ValueError`` (too small), naming the argument and the value."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int >= {minimum}, got {value!r} of type {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _check_penalty(value: Any) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"illegal_action_penalty must be a number, got {value!r} of type {type(value).__name__}")
+    if not np.isfinite(value):
+        raise ValueError(f"illegal_action_penalty must be finite, got {value!r}")
+    return float(value)
+
+
+def seed_key(seed: int) -> jax.Array:
+    """The JAX key (``uint32[2]``, as ``jax.random.PRNGKey`` makes) of a Gymnasium seed, an int
+    ``>= 0`` of any size.
+
+    Below ``2**64`` the key is ``[seed >> 32, seed & 0xFFFFFFFF]``. That is how JAX's default
+    generator (threefry) seeds itself from a 64-bit integer (``PRNGKey(seed)`` with
+    ``jax_enable_x64``), and it is one to one: the two words are the seed, so two seeds below
+    ``2**64`` never share a key, and a seed below ``2**32`` gets ``PRNGKey(seed)`` exactly (what
+    earlier versions dealt). ``PRNGKey`` itself, without 64-bit integers, would keep only the low
+    32 bits (``2**32`` dealt what ``0`` deals) and raise ``OverflowError`` from ``2**64``.
+
+    From ``2**64`` on, the seed is hashed into the two words by numpy's ``SeedSequence``
+    (deterministic, in every process). A key has 64 bits, so no map can keep all the larger seeds
+    apart: two seeds can share a key only when one of them is ``2**64`` or more."""
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"a seed is an int >= 0, got {seed}")
+    if seed >> 64:
+        high, low = (int(word) for word in np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32))
+    else:
+        high, low = seed >> 32, seed & _WORD
+    if str(jax.random.key_impl(jax.random.key(0))) == "threefry2x32":  # JAX's default: the key is the two words
+        return jnp.asarray(np.array([high, low], dtype=np.uint32))
+    # another generator's keys have another layout: fold the high word into the key of the low
+    # one (distinct keys for distinct seeds then with high probability, not by construction)
+    key = jax.random.PRNGKey(low)
+    return jax.random.fold_in(key, high) if high else key
+
+
+def _is_integer_dtype(dtype: Any) -> bool:
+    return bool(np.issubdtype(dtype, np.integer))  # a bool dtype is not an integer one
+
+
+def check_action(action: Any) -> Any:
+    """One game's action for ``JaxEnv.step``, checked for what can be checked before tracing
+    (module docstring, "What is checked"). A JAX array or tracer keeps its value (checked inside
+    the step) and must have an integer dtype and shape ``()``; a Python or numpy integer, or an
+    integer numpy array of shape ``()``, must fit int32 and comes back as a numpy int32."""
+    expected = "one game's action: an integer of shape () (a Python int, a numpy or JAX integer)"
+    if isinstance(action, jax.Array):  # a tracer too: its dtype and shape are known while tracing
+        if not _is_integer_dtype(action.dtype):
+            raise ActionTypeError(f"expected {expected}, got a JAX array of dtype {action.dtype}")
+        if action.shape != ():
+            raise ValueError(f"expected {expected}, got a JAX array of shape {action.shape}")
+        return action
+    if isinstance(action, np.ndarray):
+        if not _is_integer_dtype(action.dtype):
+            raise ActionTypeError(f"expected {expected}, got a numpy array of dtype {action.dtype}")
+        if action.shape != ():
+            raise ValueError(f"expected {expected}, got a numpy array of shape {action.shape}")
+    elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ActionTypeError(f"expected {expected}, got {action!r} of type {type(action).__name__}")
+    if not _INT32.min <= int(action) <= _INT32.max:
+        raise ValueError(
+            f"expected {expected}, got {action!r}, which int32 cannot hold ({_INT32.min}..{_INT32.max}): "
+            "it would wrap round to another action"
+        )
+    return np.int32(action)
 
 
 class JaxEnv:
@@ -56,13 +166,13 @@ class JaxEnv:
         illegal_action_penalty: float = -1.0,
         max_episode_steps: int | None = None,
     ) -> None:
-        if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or max_episode_steps < 1):
-            raise ValueError(f"max_episode_steps must be a positive int or None, got {max_episode_steps!r}")
+        if max_episode_steps is not None:
+            max_episode_steps = check_int("max_episode_steps", max_episode_steps, 1)
         self.id = env_id
         self.rules = rules
         self.num_actions = rules.num_actions
         self.observation_shape = (rules.observation_size,)
-        self.illegal_action_penalty = float(illegal_action_penalty)
+        self.illegal_action_penalty = _check_penalty(illegal_action_penalty)
         self.max_episode_steps = max_episode_steps
         self._illegal = rules.outcome_names.index("illegal action")
 
@@ -70,16 +180,30 @@ class JaxEnv:
         """A new game from ``key`` (one game; ``jax.vmap`` for a batch)."""
         return self.rules.init(key)
 
-    def step(self, state: Any, action: jax.Array, key: jax.Array | None = None) -> Any:
-        """One decision (see the module docstring for finished states and illegal actions).
-        ``key`` feeds the game's random draws; without one, a key is folded from the state."""
+    def step(self, state: Any, action: Any, key: jax.Array | None = None) -> Any:
+        """One decision of one game (``jax.vmap`` for a batch; see the module docstring for
+        finished states, illegal actions and what is checked). ``action`` is an integer of shape
+        ``()``: a Python or numpy integer that int32 holds, or an integer JAX array or tracer,
+        whose value the compiled step checks (any integer that is not legal now is the illegal
+        action outcome). A float, a bool, a string, another shape or an integer beyond int32 from
+        the host raise before anything is traced. ``key`` feeds the game's random draws; without
+        one, a key is folded from the state."""
+        if jnp.shape(state.terminated) != ():
+            raise ValueError(
+                f"JaxEnv.step steps one game, got a batch of shape {jnp.shape(state.terminated)}: "
+                "use jax.vmap(env.step)(state, actions, keys)"
+            )
+        action = jnp.asarray(check_action(action))
         if key is None:
             key = jax.random.fold_in(jax.random.PRNGKey(0), state.step_count)
-        action = jnp.asarray(action, dtype=jnp.int32)
+        if jnp.can_cast(action.dtype, jnp.int32):  # int8..int32, uint8, uint16: no value changes
+            action = action.astype(jnp.int32)
+        # wider integers (int64, uint32, uint64) are compared in their own dtype, so that a value
+        # beyond int32 is illegal rather than wrapped round to some legal action
+        index = jnp.clip(action, 0, self.num_actions - 1).astype(jnp.int32)
         over = state.terminated | state.truncated
-        legal = state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)] & (action >= 0)
-        legal = legal & (action < self.num_actions)
-        played = self.rules.step(state, jnp.clip(action, 0, self.num_actions - 1), key)
+        legal = state.legal_action_mask[index] & (action >= 0) & (action < self.num_actions)
+        played = self.rules.step(state, index, key)
         # one select over the whole state (the game as it was, or as the action left it), then
         # the few fields an illegal action or a finished game changes
         kept = over | ~legal
@@ -118,7 +242,10 @@ def reset_finished(env: JaxEnv, state: Any, key: jax.Array, spare: int) -> Any:
 
     Deals are the dear part of a step (a shuffle), so only ``spare`` new games are dealt when at
     most that many finished (the usual case), and a full batch of deals otherwise (``lax.cond``
-    on the batch chooses; under ``jit`` only the chosen branch runs)."""
+    on the batch chooses; under ``jit`` only the chosen branch runs). ``spare`` is a Python
+    int ``>= 0`` (static: it sets array shapes), checked before anything is traced; 0 deals a
+    whole batch whenever a game finished."""
+    spare = check_int("spare", spare, 0)
     done = state.terminated | state.truncated
     num = done.shape[0]
 
@@ -145,9 +272,13 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         check_actions: with ``illegal_action="raise"``, set False to skip the host check (the
             compiled step then penalizes an illegal action as ``JaxEnv`` does).
         spare_resets: how many new games a step deals without falling back to a full batch
-            of deals (default ``max(1, num_envs // 8)``).
-        max_episode_steps: truncate an episode after this many steps (Gymnasium passes it from
-            ``make_vec``); None by default: every game ends by its own rules.
+            of deals, an int in ``0..num_envs`` (default ``max(1, num_envs // 8)``).
+        max_episode_steps: truncate an episode after this many steps, an int >= 1 (Gymnasium
+            passes it from ``make_vec``); None by default: every game ends by its own rules.
+
+    Each argument is checked here, when the env is built (module docstring, "What is
+    checked"); ``reset(seed=...)`` takes Gymnasium's seeds, every one below ``2**64`` its own
+    deals; ``step(actions)`` takes an integer array of shape ``(num_envs,)``.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -164,18 +295,22 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         render_mode: str | None = None,
         max_episode_steps: int | None = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
+        num_envs = check_int("num_envs", num_envs, 1)
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        if not isinstance(check_actions, (bool, np.bool_)):
+            raise TypeError(f"check_actions must be a bool, got {check_actions!r} ({type(check_actions).__name__})")
+        spare = max(1, num_envs // 8) if spare_resets is None else check_int("spare_resets", spare_resets, 0)
+        if spare > num_envs:
+            raise ValueError(f"spare_resets must be at most num_envs ({num_envs}), got {spare_resets!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.env_id = env_id
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.jax_env = JaxEnv(env_id, rules, illegal_action_penalty, max_episode_steps)
         self.rules = rules
         self.illegal_action = illegal_action
-        self.check_actions = check_actions and illegal_action == "raise"
+        self.check_actions = bool(check_actions) and illegal_action == "raise"
         self.render_mode = render_mode
         self.num_actions = rules.num_actions
         self.single_action_space = spaces.Discrete(rules.num_actions)
@@ -183,7 +318,7 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         self.single_observation_space = spaces.Box(low, high, (rules.observation_size,), np.float32)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        spare = max(1, self.num_envs // 8) if spare_resets is None else int(spare_resets)
+        self.spare_resets = spare
         self._step_batch = jax.jit(partial(_step_batch, self.jax_env, spare))
         self._init_batch = jax.jit(jax.vmap(self.jax_env.init))
         self._state: Any = None
@@ -195,9 +330,9 @@ class JaxVectorEnv(gym.vector.VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         if options:
             raise ValueError(f"{type(self).__name__}.reset takes no options, got {sorted(options)}")
-        super().reset(seed=seed)
+        super().reset(seed=seed)  # Gymnasium's check: None or an int >= 0, else gymnasium.error.Error
         if seed is not None or self._key is None:
-            self._key = jax.random.PRNGKey(int(self.np_random.integers(2**31)) if seed is None else int(seed))
+            self._key = seed_key(int(self.np_random.integers(2**31)) if seed is None else seed)
         self._key, deal = jax.random.split(self._key)
         self._state = self._init_batch(jax.random.split(deal, self.num_envs))
         observation, mask = host(self._state.observation), host(self._state.legal_action_mask)
@@ -265,12 +400,19 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         return self._state
 
     def _checked(self, actions: Any) -> np.ndarray:
-        """The actions as an int32 array of shape ``(num_envs,)``, or a clear ``ValueError``."""
-        array = np.asarray(actions)
+        """The actions as an int32 array of shape ``(num_envs,)``; an ``ActionTypeError`` for
+        another dtype (floats, bools, strings, objects: never rounded or read as 0/1), a
+        ``ValueError`` for another shape or an action outside the table, each naming what was
+        expected."""
+        expected = f"integers of shape ({self.num_envs},), one action in 0..{self.num_actions - 1} per env"
+        try:
+            array = np.asarray(actions)
+        except ValueError as error:  # a ragged list
+            raise ValueError(f"actions must be {expected}, got a ragged {type(actions).__name__} ({error})") from None
+        if not _is_integer_dtype(array.dtype):
+            raise ActionTypeError(f"actions must be {expected}, got dtype {array.dtype} (shape {array.shape})")
         if array.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {array.shape}")
-        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"actions must be integers, got dtype {array.dtype}")
+            raise ValueError(f"actions must be {expected}, got shape {array.shape}")
         if ((array < 0) | (array >= self.num_actions)).any():
             bad = int(np.flatnonzero((array < 0) | (array >= self.num_actions))[0])
             raise ValueError(f"env {bad}: action {int(array[bad])} is outside 0..{self.num_actions - 1}")

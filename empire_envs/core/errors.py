@@ -40,3 +40,10 @@ class ActionOutOfSpaceError(ValueError, AssertionError):
     A ``ValueError``, as the bare env raises for the same action, and also an ``AssertionError``,
     the class of PettingZoo's ``AssertOutOfBoundsWrapper`` check that this replaces.
     """
+
+
+class ActionTypeError(TypeError, ValueError):
+    """An action of the wrong type or dtype: a bool, a float, a string, an object array. It is
+    a ``TypeError``, as the Python env raises for one, and a ``ValueError`` too, which is what
+    ``JaxVectorEnv.step`` raised for these before, so code that catches either keeps working
+    (numpy's ``AxisError`` is a ``ValueError`` and an ``IndexError`` for the same reason)."""

@@ -95,8 +95,10 @@ def measure(env: Any, num_envs: int, seconds: float, seed: int) -> dict[str, Any
     """Compile the rollout at ``num_envs`` (timed), then run it for ``seconds`` (timed)."""
     import jax
 
+    from ..adapters.jax_env import seed_key
+
     length = steps_per_call(num_envs)
-    key = jax.random.PRNGKey(seed)
+    key = seed_key(seed)
     state = jax.jit(jax.vmap(env.init))(jax.random.split(key, num_envs))
     jax.block_until_ready(state)
     start = time.perf_counter()

@@ -112,8 +112,6 @@ class JaxTrainConfig:
                 "checkpoint.freq": self.checkpoint.freq,
             },
         )
-        if self.seed >= 2**32:  # jax.random.PRNGKey takes 32 bits without the x64 mode
-            raise ValueError(f"seed must be below 2**32 for the jax backend, got {self.seed}")
         if self.steps_per_update % ppo.num_minibatches:
             raise ValueError(
                 f"num_envs x ppo.num_steps ({self.steps_per_update}) must split into "

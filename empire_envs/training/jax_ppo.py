@@ -52,6 +52,7 @@ import optax
 
 import empire_envs.jax as empire_jax
 
+from ..adapters.jax_env import seed_key
 from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
 from ..core.limits import check_fits_in_memory
 from ..core.policy_input import PolicyInput
@@ -418,7 +419,7 @@ class Trainer:
 
 def eval_key(seed: int) -> jax.Array:
     """The key of the periodic evaluation's deals: the same deals at every evaluation of a run."""
-    return jax.random.fold_in(jax.random.PRNGKey(seed), 1_000_003)
+    return jax.random.fold_in(seed_key(seed), 1_000_003)
 
 
 def chunk_plan(config: JaxTrainConfig) -> list[int]:
@@ -481,7 +482,7 @@ def train(
         f"x {config.ppo.num_steps} steps), output in {out}"
     )
     start = time.perf_counter()
-    runner = trainer.init(jax.random.PRNGKey(config.seed))
+    runner = trainer.init(seed_key(config.seed))
     # zero updates: only the compile (once per trainer; later calls of any chunk size reuse it)
     jax.block_until_ready(trainer.train_updates(runner, jnp.int32(0)))
     compile_s = time.perf_counter() - start
