@@ -262,5 +262,7 @@ def test_fair_optimum_command_reports_bounds_that_bracket_each_deal(tmp_path, ca
     assert summary["mean_lower"] == pytest.approx(sum(row["lower"] for row in rows) / len(rows))
     assert summary["exact_deals"] == sum(row["exact"] for row in rows)
     assert "mean fair optimum in [" in capsys.readouterr().out
-    assert cli_main(["fair-optimum", "--deals", "1", "--seconds", "0"]) == 2  # refused, named
-    assert "seconds must be positive" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # refused when parsed, named
+        cli_main(["fair-optimum", "--deals", "1", "--seconds", "0"])
+    assert refused.value.code == 2
+    assert "--seconds: must be positive" in capsys.readouterr().err
