@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # A pinned torch installs a CPU build from local disk; an unpinned one pulls a multi-GB download.
 TORCH ?= torch==2.13.0
 
-.PHONY: demo test soak bench docs clean
+.PHONY: demo test package-check soak bench docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q
+
+# the package as users get it (.ci/check_wheel.py): builds the sdist and the wheel, installs the wheel
+# into a fresh venv with the base dependencies only, runs the README's quickstarts, `list`, a
+# pretrained: evaluation and the shipped configs there (about 10 s with pip's cache warm)
+package-check: $(STAMP)
+	$(PY) .ci/check_wheel.py
 
 soak: $(STAMP)
 	$(PY) -m pytest -n 2 -q -m soak

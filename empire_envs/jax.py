@@ -19,6 +19,15 @@ Two handles on the same compiled rules:
 ``reset_finished(env, state, key, spare)`` deals new games in place of the finished ones of a
 batch, inside a compiled loop (docs/jax.md shows a whole rollout).
 
+Compiling takes seconds to a minute. The vector env (and the compiled trainer, ``bench
+--batched``) turn on JAX's persistent compilation cache the first time they compile, so the next
+run on the machine loads its programs in seconds: ``~/.cache/empire_envs/jax`` by default,
+another folder with ``EMPIRE_ENVS_JAX_CACHE=/path``, none with ``EMPIRE_ENVS_JAX_CACHE=off``; a
+folder set in JAX's own config is kept. ``enable_compile_cache()`` does the same for your own
+``jit`` of the pgx-style functions. Before each compile the vector env says so in one line on
+standard error (``EMPIRE_ENVS_QUIET=1`` silences it); ``empire_envs.core.jax_cache`` has the
+details.
+
 Variant flags are keyword arguments of both, as for ``gymnasium.make``. ``twin_ids()`` lists the
 ids that have a twin (each game's ``GameEntry.jax_rules`` in the registry).
 
@@ -46,10 +55,28 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .core.extras import missing_extra
+
+try:
+    import jax  # noqa: F401  (only to say which extra is missing, before anything else needs it)
+except ImportError as error:
+    raise missing_extra("jax", "empire_envs.jax", error.name or "jax") from error
+
 from .adapters.jax_env import ActionTypeError, JaxEnv, JaxVectorEnv, reset_finished, seed_key
+from .core.jax_cache import enable_compile_cache
 from .registry import NAMESPACE, all_entries, entry, game_entry
 
-__all__ = ["ActionTypeError", "JaxEnv", "JaxVectorEnv", "make", "make_vec", "reset_finished", "seed_key", "twin_ids"]
+__all__ = [
+    "ActionTypeError",
+    "JaxEnv",
+    "JaxVectorEnv",
+    "enable_compile_cache",
+    "make",
+    "make_vec",
+    "reset_finished",
+    "seed_key",
+    "twin_ids",
+]
 
 
 def _full_id(env_id: str) -> str:

@@ -396,6 +396,19 @@ def register_all() -> None:
 
             if item.env_id not in pettingzoo.aec_registry:
                 pettingzoo.register("aec", item.env_id, item.entry_point, kwargs=dict(item.kwargs))
+            if item.env_id not in pettingzoo.parallel_registry:
+                pettingzoo.register("parallel", item.env_id, functools.partial(no_parallel_env, item.env_id))
+
+
+def no_parallel_env(env_id: str, **kwargs: Any) -> Any:
+    """What ``pettingzoo.make("parallel", id)`` calls for one of our ids: an error that says why
+    there is no parallel env (registered so that the user reads this, not "namespace not found")."""
+    raise NotImplementedError(
+        f"{env_id} is a turn-based game: one seat acts at a time, so PettingZoo's parallel API (every "
+        f'agent acts each step) does not fit it. Make it with pettingzoo.make("aec", "{env_id}") or '
+        f'empire_envs.make("{env_id}"). pettingzoo.utils.aec_to_parallel cannot convert it either: it '
+        "takes only AEC envs whose metadata says is_parallelizable, which a turn-based game is not."
+    )
 
 
 def _vector_creator(env_id: str) -> Any:
@@ -410,11 +423,8 @@ def make_twin_vec(env_id: str, num_envs: int = 1, **kwargs: Any) -> Any:
     needs jax), with a clear error when jax is missing."""
     try:
         factory = _load("empire_envs.jax:make_vec")
-    except ImportError as error:
-        raise ImportError(
-            f"the batched env of {env_id} needs JAX: pip install 'empire-envs[jax]' "
-            f"(or pass vectorization_mode='sync' to copy the Python env): {error}"
-        ) from None
+    except ImportError as error:  # names the extra; say what else the user can do
+        raise type(error)(f"{error} (or pass vectorization_mode='sync' to copy the Python env)") from None
     return factory(env_id, num_envs, **kwargs)
 
 

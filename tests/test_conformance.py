@@ -30,6 +30,14 @@ from empire_envs.registry import ENTRIES
 
 pytestmark = pytest.mark.filterwarnings("error")
 
+
+@pytest.fixture(autouse=True)
+def _headless_display(monkeypatch):
+    """``render_mode="human"`` (one of the render modes iterated here) opens a pygame window:
+    SDL's dummy video driver keeps it in memory, on machines without a display too."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 GYM_ENTRIES = [e for e in ENTRIES if e.api == "gymnasium"]
@@ -293,6 +301,8 @@ def test_every_render_mode(entry):
                 assert frame.ndim == 3 and frame.shape[2] == 3 and frame.shape[0] > 0
                 assert frame.shape[1] > 0 and frame.shape == frames[0].shape
                 assert frame.std() > 0, "a blank picture"
+            else:  # "human": the picture went to the window
+                assert frame is None
         if mode == "ansi":
             assert frames[0] != frames[-1]
         elif mode == "rgb_array":

@@ -24,6 +24,14 @@ from empire_envs.registry import ENTRIES
 
 pytestmark = pytest.mark.filterwarnings("error")
 
+
+@pytest.fixture(autouse=True)
+def _headless_display(monkeypatch):
+    """``render_mode="human"`` (one of the render modes iterated here) opens a pygame window:
+    SDL's dummy video driver keeps it in memory, on machines without a display too."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+
+
 PZ_ENTRIES = [e for e in ENTRIES if e.api == "pettingzoo"]
 pz_entries = pytest.mark.parametrize("entry", PZ_ENTRIES, ids=[e.env_id for e in PZ_ENTRIES])
 _API_TEST = importlib.import_module("pettingzoo.test.api_test")
@@ -209,9 +217,12 @@ def test_every_render_mode(entry):
         picture = env.render()
         if mode == "ansi":
             assert isinstance(picture, str) and names_every_seat(picture, env), picture
-        else:
+        elif mode == "rgb_array":
             assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
             assert picture.ndim == 3 and picture.shape[2] == 3
+        else:  # "human": the picture went to the window
+            assert mode == "human" and picture is None
+        env.close()
     quiet = empire_envs.make(entry.env_id)
     quiet.reset(seed=7)
     with pytest.warns(UserWarning, match="render_mode"):

@@ -20,6 +20,7 @@ from empire_envs.training.rllib import (  # noqa: E402
     RLlibKeysAEC,
     build_ppo_config,
     make_rllib_env,
+    returns_text,
     rllib_env_name,
     steps_per_second,
 )
@@ -97,10 +98,23 @@ def test_wrappers_rename_keys_without_touching_our_envs():
     assert set(empire_envs.make(DUEL).observation_space(seat).spaces) == {"observation", "action_mask"}
 
 
-def test_solo_trains_saves_and_plays_legally(ray_local, tmp_path):
+def test_solo_trains_saves_and_plays_legally(ray_local, tmp_path, monkeypatch):
     checkpoint = _train(build_ppo_config(SOLO, num_env_runners=0, **TINY), tmp_path / "solo", iterations=2)
     agent = make_agent(f"rllib:{checkpoint}", "Empire solo")
     _play_solo(agent, episodes=3)
+    # a checkpoint named by a relative path, as the README's commands name it (RLlib's file
+    # systems refuse a relative path: the agent resolves it first)
+    monkeypatch.chdir(checkpoint.parent)
+    _play_solo(make_agent(f"rllib:{checkpoint.name}", "Empire solo"), episodes=1)
+
+
+def test_the_training_log_gives_each_seats_return():
+    """A shared zero-sum policy's mean return over the seats is 0 whatever it plays: the log
+    gives each seat's."""
+    seats = {"player_1": -0.4, "player_0": 0.4}
+    result = {"env_runners": {"episode_return_mean": 0.0, "agent_episode_returns_mean": seats}}
+    assert returns_text(result) == "mean return per seat player_0 +0.400  player_1 -0.400"
+    assert returns_text({"env_runners": {"episode_return_mean": 0.25}}) == "episode return mean 0.250"
 
 
 def test_map_duel_self_play_shared_policy(ray_local, tmp_path):

@@ -135,7 +135,8 @@ def test_reset_with_the_same_seed_repeats_the_episode(entry):
 
 
 @gym_entries
-def test_rendering_never_draws_from_the_game_rng(entry):
+def test_rendering_never_draws_from_the_game_rng(entry, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # "human" opens a pygame window: keep it in memory
     modes = gymnasium.make(entry.env_id).unwrapped.metadata["render_modes"]
     for mode in modes:
         rendered, plain = gymnasium.make(entry.env_id, render_mode=mode), gymnasium.make(entry.env_id)

@@ -851,3 +851,15 @@ def test_pettingzoo_opponents_get_no_bound_state_method():
     env.step(8)
     assert env.state is None
     assert [state for _obs, _mask, state in opponent.seen] == [None, None]
+
+
+def test_the_default_passes_gymnasiums_check_env():
+    """One default for illegal actions across the package: a Gymnasium env penalizes them, so
+    ``check_env`` (which steps unmasked random actions) passes on this one as it does on ours."""
+    from gymnasium.utils.env_checker import check_env
+
+    import empire_envs
+
+    env = AECSingleAgentEnv(empire_envs.make("empire_envs/MapDuel-v0"), learner_seat="all")
+    assert env.illegal_action == "penalize"
+    check_env(env, skip_render_check=True)

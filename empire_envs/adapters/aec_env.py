@@ -3,6 +3,12 @@
 A game's ``raw_env`` subclasses ``AECAdapter``, sets ``game`` and writes the docstring; the
 behaviour written here (agents, spaces, masks, rewards, seeding, rendering) is the same for every
 multiplayer game. ``wrapped_env`` stacks PettingZoo's standard wrappers around a raw env.
+
+Render modes (``metadata["render_modes"]``): ``"ansi"`` (``game.to_text``, the whole truth as
+text), ``"rgb_array"`` (``game.to_rgb``, a ``uint8`` image) and ``"human"``: that same image in a
+pygame window (``human_view.HumanView``), drawn by ``reset`` and by every ``step`` that plays a
+decision, as PettingZoo's classic games do, paced by ``metadata["render_fps"]``; ``render()``
+then returns None and ``close()`` closes the window. pygame is imported only for ``"human"``.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from ..core.errors import ActionOutOfSpaceError, ResetNeeded, ResetNeededAttribu
 from ..core.game import Game
 from ..core.options import known_reset_options
 from .gym_env import check_action_index, check_action_type, restore_rng_position, rng_position
+from .human_view import HumanView
 
 ILLEGAL_REWARD = -1.0
 
@@ -71,7 +78,7 @@ class AECAdapter(AECEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "empire_aec_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -116,6 +123,8 @@ class AECAdapter(AECEnv):
         self._np_random: np.random.Generator | None = None
         self.game_state: Any = None
         self.agents: list[str] = []
+        #: the window of render_mode "human" (pygame is imported here, and only for that mode)
+        self._view = HumanView(game.name, self.metadata["render_fps"]) if render_mode == "human" else None
 
     if not TYPE_CHECKING:  # hidden from mypy, which would otherwise let any attribute name pass
 
@@ -159,6 +168,8 @@ class AECAdapter(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.acting_player(self.game_state)]
+        if self._view is not None:
+            self.render()
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.game_state is None:
@@ -188,7 +199,12 @@ class AECAdapter(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = check_action_index(action, self.num_actions)
+        self._play(agent, check_action_index(action, self.num_actions))
+        if self._view is not None:
+            self.render()
+
+    def _play(self, agent: str, index: int) -> None:
+        """``agent`` plays the action ``index``: the game moves on and the AEC records follow."""
         game, state = self.game, self.game_state
         rng = self._np_random
         assert rng is not None  # set by reset()
@@ -233,19 +249,28 @@ class AECAdapter(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:
+        """The position as text (``"ansi"``) or as an image (``"rgb_array"``); in ``"human"``
+        mode the image is shown in the window and None returned (``reset`` and ``step`` call it)."""
         if self.game_state is None:
             raise ResetNeeded("call reset() before render()")
         if self.render_mode == "ansi":
             return self.game.to_text(self.game_state) + "\n"
         if self.render_mode == "rgb_array":
             return self.game.to_rgb(self.game_state)
+        if self._view is not None:
+            self._view.show(self.game.to_rgb(self.game_state))
+            return None
         import gymnasium
 
-        gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+        gymnasium.logger.warn(
+            "render() was called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'"
+        )
         return None
 
     def close(self) -> None:
-        pass
+        """Close the window of ``"human"`` mode (if open); calling it again does nothing."""
+        if self._view is not None:
+            self._view.close()
 
     # ------------------------------------------------------------------ game metadata
 

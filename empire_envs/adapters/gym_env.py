@@ -2,6 +2,12 @@
 
 A game's env class subclasses ``GymAdapter``, sets ``game`` and writes the docstring; the
 behaviour written here (masks, illegal actions, seeding, rendering) is the same for every game.
+
+Render modes (``metadata["render_modes"]``): ``"ansi"`` (``game.to_text``, a string),
+``"rgb_array"`` (``game.to_rgb``, a ``uint8`` image) and ``"human"``: that same image in a pygame
+window (``human_view.HumanView``), drawn by ``reset`` and ``step`` themselves as Gymnasium's
+envs do, paced by ``metadata["render_fps"]``; ``render()`` then returns None and ``close()``
+closes the window. pygame is imported only for ``"human"`` (the ``human`` extra).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from gymnasium import spaces
 from ..core.errors import IllegalActionError, ResetNeeded
 from ..core.game import Game
 from ..core.options import known_reset_options
+from .human_view import HumanView
 
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 MAX_REDEALS = 100
@@ -69,7 +76,7 @@ class GymAdapter(gym.Env):
     ``empire_envs.registry.register_all``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
     game: ClassVar[Game]
 
     def __init__(
@@ -100,6 +107,8 @@ class GymAdapter(gym.Env):
         self.observation_space = spaces.Box(low, high, shape=(game.observation_size(self.config),), dtype=np.float32)
         self.state: Any = None
         self._episode_over = False
+        #: the window of render_mode "human" (pygame is imported here, and only for that mode)
+        self._view = HumanView(game.name, self.metadata["render_fps"]) if render_mode == "human" else None
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -117,6 +126,8 @@ class GymAdapter(gym.Env):
             restore_rng_position(self._np_random, position)
             raise
         self._episode_over = False
+        if self._view is not None:
+            self.render()
         return self.game.observe(self.state, 0), {"action_mask": self.game.legal_mask(self.state)}
 
     def _deal(self, options: dict[str, Any]) -> Any:
@@ -165,6 +176,8 @@ class GymAdapter(gym.Env):
             terminated = not truncated
             info["outcome"] = game.outcome(state)
             info["is_success"] = info["outcome"] == "won"  # SB3's success-rate key
+        if self._view is not None:
+            self.render()
         return game.observe(state, 0), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -176,14 +189,25 @@ class GymAdapter(gym.Env):
         return self.game.legal_mask(self.state)
 
     def render(self) -> Any:  # str (ansi), an RGB array (rgb_array) or None; gymnasium types it loosely
+        """The position as text (``"ansi"``) or as an image (``"rgb_array"``); in ``"human"``
+        mode the image is shown in the window and None returned (``reset`` and ``step`` call it)."""
         if self.state is None:
             raise ResetNeeded("call reset() before render()")
         if self.render_mode == "ansi":
             return self.game.to_text(self.state) + "\n"
         if self.render_mode == "rgb_array":
             return self.game.to_rgb(self.state)
-        gym.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+        if self._view is not None:
+            self._view.show(self.game.to_rgb(self.state))
+            return None
+        gym.logger.warn("render() was called without a render_mode; pass render_mode='ansi', 'rgb_array' or 'human'")
         return None
+
+    def close(self) -> None:
+        """Close the window of ``"human"`` mode (if open); calling it again does nothing."""
+        if self._view is not None:
+            self._view.close()
+        super().close()
 
     # ------------------------------------------------------------------ game metadata
 

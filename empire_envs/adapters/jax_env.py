@@ -15,7 +15,10 @@ Two faces of one ``JaxRules`` record (``core.jax_game``), generic over the game:
   ``infos["_final_obs"]``) and its outcome ``infos["final_info"]["outcome"]``; no mask row is ever
   empty. By default it checks every action on the host first and raises ``IllegalActionError``
   naming the env index and the action, with no game changed (``illegal_action="penalize"`` ends
-  that game with the penalty instead, as ``JaxEnv`` does).
+  that game with the penalty instead, as ``JaxEnv`` does). Building one turns on JAX's
+  persistent compilation cache (``core.jax_cache``), and its first ``reset`` and first ``step``
+  each say in one line on standard error that they compile, for how many games and where the
+  program is cached (``EMPIRE_ENVS_QUIET=1`` silences them).
 
 What is checked, and where (issue 24):
 
@@ -49,6 +52,7 @@ What is checked, and where (issue 24):
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Any
 
@@ -62,6 +66,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ..core.errors import ActionTypeError, IllegalActionError
+from ..core.jax_cache import compile_note, enable_compile_cache
 from ..core.jax_game import JaxRules, host
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -151,7 +156,8 @@ def check_action(action: Any) -> Any:
 class JaxEnv:
     """A pgx-style env over one game's JAX rules (see the module docstring).
 
-    Attributes: ``id`` (the registered id), ``num_actions``, ``observation_shape``,
+    Attributes: ``id`` (the registered id), ``version`` (its version, ``"v0"``, as pgx's
+    ``Env.version``: it changes only when the game's behaviour does), ``num_actions``, ``observation_shape``,
     ``num_players`` (1), ``rules`` (the ``JaxRules``), ``illegal_action_penalty``,
     ``max_episode_steps`` (None, or a step limit that truncates an episode as Gymnasium's
     ``TimeLimit`` does).
@@ -169,6 +175,7 @@ class JaxEnv:
         if max_episode_steps is not None:
             max_episode_steps = check_int("max_episode_steps", max_episode_steps, 1)
         self.id = env_id
+        self.version = env_id.rpartition("-")[2] if re.search(r"-v\d+$", env_id) else "v0"
         self.rules = rules
         self.num_actions = rules.num_actions
         self.observation_shape = (rules.observation_size,)
@@ -319,8 +326,10 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.spare_resets = spare
+        enable_compile_cache()  # before the first compile (core.jax_cache: once per process)
         self._step_batch = jax.jit(partial(_step_batch, self.jax_env, spare))
         self._init_batch = jax.jit(jax.vmap(self.jax_env.init))
+        self._announced: set[str] = set()  # the compiled functions whose compile line was said
         self._state: Any = None
         self._key: jax.Array | None = None
         self._mask: np.ndarray | None = None
@@ -334,6 +343,7 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         if seed is not None or self._key is None:
             self._key = seed_key(int(self.np_random.integers(2**31)) if seed is None else seed)
         self._key, deal = jax.random.split(self._key)
+        self._announce("reset")
         self._state = self._init_batch(jax.random.split(deal, self.num_envs))
         observation, mask = host(self._state.observation), host(self._state.legal_action_mask)
         self._mask = mask.astype(np.int8)
@@ -354,6 +364,7 @@ class JaxVectorEnv(gym.vector.VectorEnv):
                     f"{len(rows)} illegal action(s) in the batch, no game changed"
                 )
         self._key, key = jax.random.split(self._key)
+        self._announce("step")
         self._state, outputs = self._step_batch(self._state, jnp.asarray(actions), key)
         observation, reward, terminated, truncated, final_obs, outcome, mask = (host(x) for x in outputs)
         self._mask = mask.astype(np.int8)
@@ -398,6 +409,13 @@ class JaxVectorEnv(gym.vector.VectorEnv):
     def state(self) -> Any:
         """The batched JAX state of the current games (read-only use)."""
         return self._state
+
+    def _announce(self, function: str) -> None:
+        """Say the compile line of ``function`` (``"reset"`` or ``"step"``) before its first call
+        (``core.jax_cache.compile_note``: standard error, unless ``EMPIRE_ENVS_QUIET``)."""
+        if function not in self._announced:
+            self._announced.add(function)
+            compile_note(f"{self.env_id.rsplit('/', 1)[-1]} {function}", self.num_envs)
 
     def _checked(self, actions: Any) -> np.ndarray:
         """The actions as an int32 array of shape ``(num_envs,)``; an ``ActionTypeError`` for

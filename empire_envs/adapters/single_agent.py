@@ -51,20 +51,22 @@ class AECSingleAgentEnv(gym.Env):
             one agent per seat (the learner's own entry is skipped), or an ``OpponentSource``
             called at each reset. An object with an ``update`` method also receives
             ``update_opponents(...)`` calls (how training pushes snapshots into it).
-        illegal_action: ``"raise"`` (``IllegalActionError``) or ``"penalize"`` (the episode ends
-            with ``illegal_action_penalty`` and ``info["outcome"] == "illegal action"``).
+        illegal_action: ``"penalize"`` (the default, as in the Gymnasium envs: the episode ends
+            with ``illegal_action_penalty`` and ``info["outcome"] == "illegal action"``, so
+            Gymnasium's ``check_env`` can step it with unmasked random actions) or ``"raise"``
+            (``IllegalActionError``, the env unchanged).
         seat_offset: the first seat of ``learner_seat="all"``.
     """
 
     action_space: spaces.Discrete  # every seat shares one Discrete space (_shared_spaces)
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
         aec_env: Any,
         learner_seat: int | str = "random",
         opponents: Agent | Sequence[Agent] | OpponentSource | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
         illegal_action_penalty: float = -1.0,
         seat_offset: int = 0,
     ) -> None:

@@ -5,10 +5,12 @@ registry's game table (``GameEntry.agents``), trained models from files, and you
 from __future__ import annotations
 
 import importlib
+import inspect
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.agent import Agent, RandomAgent, SeededAgent
-from ..registry import all_games
+from ..registry import NAMESPACE, all_entries, all_games, game_entry
 
 __all__ = [
     "FILE_AGENTS",
@@ -16,6 +18,7 @@ __all__ = [
     "RandomAgent",
     "SeededAgent",
     "agent_names",
+    "agent_settings",
     "game_agents",
     "game_name",
     "make_agent",
@@ -23,9 +26,13 @@ __all__ = [
 
 
 def game_agents(game_name: str) -> dict[str, str]:
-    """A game's own agents, name -> ``"package.module:Class"``, found in the registry by the
-    game's display name (``"Empire solo"``) or key (``"solo"``); empty for a game the registry
-    does not know (an env of another package)."""
+    """A game's own agents, name -> ``"package.module:Class"``, found in the registry by one of
+    the game's registered env ids (``"empire_envs/MapDuel-v0"``, or without the namespace), its
+    key (``"map_duel"``) or its display name (``"Map Duel"``); empty for a game the registry does
+    not know (an env of another package)."""
+    for item in all_entries():
+        if game_name in (item.env_id, item.env_id.removeprefix(f"{NAMESPACE}/")):
+            return dict(game_entry(item.game).agents)
     for game in all_games():
         if game_name == game.key or game_name == game.load().name:
             return dict(game.agents)
@@ -102,6 +109,30 @@ def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: A
         f"{', '.join(agent_names(game_name))}, "
         f"{', '.join(p + ':' + _FILE_AGENT_ARGUMENT.get(p, 'PATH') for p in FILE_AGENTS)}, or package.module:ClassName"
     )
+
+
+def agent_settings(spec: str, game_name: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of ``settings`` that ``spec``'s agent takes as keyword arguments: all of them for
+    a class with ``**kwargs``, none for ``random`` and the file agents (``ppo:`` ...). A benchmark
+    hands each agent its own part, so ``iterations=50`` reaches ISMCTS and leaves the heuristic
+    alone."""
+    if not settings or spec == "random" or spec.partition(":")[0] in FILE_AGENTS:
+        return {}
+    own = game_agents(game_name)
+    try:
+        factory = _load(own[spec]) if spec in own else _load(spec) if ":" in spec else None
+    except (ImportError, AttributeError):
+        return {}  # make_agent says what is wrong with the spec
+    if factory is None or not callable(factory):
+        return {}
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature
+        return {}
+    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters):
+        return dict(settings)
+    names = {parameter.name for parameter in parameters}
+    return {key: value for key, value in settings.items() if key in names}
 
 
 def _load_user_agent(spec: str, settings: dict[str, Any]) -> Agent:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.extras import missing_extra
 from ..core.policy_input import PolicyInput
 from .base import Agent
 
@@ -34,7 +35,7 @@ def load_maskable_ppo(path: str | Path) -> Any:
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as error:
-        raise ImportError("ppo agents need the train extra: pip install torch==2.13.0 'empire-envs[train]'") from error
+        raise missing_extra("train", "ppo agents", str(error)) from error
     try:
         return MaskablePPO.load(path, device="cpu")
     except (ImportError, MemoryError, KeyboardInterrupt):

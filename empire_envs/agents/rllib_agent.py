@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.extras import missing_extra
 from .base import Agent
 
 MODULES_FOLDER = Path("learner_group") / "learner" / "rl_module"
@@ -28,7 +29,9 @@ def resolve_module_path(path: str | Path) -> Path:
     module_id: str | None = None
     if "#" in text:
         text, _, module_id = text.rpartition("#")
-    root = Path(text)
+    # absolute: RLlib reads a checkpoint through pyarrow's file systems, which take a relative
+    # path for a URI without a scheme and refuse it
+    root = Path(text).resolve()
     if not root.exists():
         raise ValueError(f"no RLlib checkpoint at {text!r}")
     modules = root / MODULES_FOLDER
@@ -54,9 +57,7 @@ def load_rl_module(path: str | Path) -> Any:
     try:
         rl_module = importlib.import_module("ray.rllib.core.rl_module.rl_module")
     except ImportError as error:
-        raise ImportError(
-            "rllib agents need the distributed extra: pip install torch==2.13.0 'empire-envs[distributed]'"
-        ) from error
+        raise missing_extra("distributed", "rllib agents", str(error)) from error
     module = rl_module.RLModule.from_checkpoint(str(resolve_module_path(path)))
     if hasattr(module, "eval"):
         module.eval()

@@ -134,7 +134,9 @@ def _add_play(commands: argparse._SubParsersAction[Parser]) -> None:
         "e.g. heuristic,random (default random; ignored in solo games)",
     )
     sub.add_argument(
-        "--reveal", action="store_true", help="show the whole truth (every hand) and name the opponents' moves"
+        "--reveal",
+        action="store_true",
+        help="show the whole truth (every hand) and name the opponents' sealed moves too",
     )
 
 

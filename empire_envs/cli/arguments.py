@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..core.limits import at_least
 from ..core.paths import folder_write_problem
+from ..evaluation.evaluate import parse_env_kwarg
 from .common import CliError
 
 #: the largest count a command takes (a bigger one is a typo, and would overflow numpy's int64)
@@ -82,6 +83,22 @@ def share(text: str) -> float:
     return value
 
 
+def add_key_value_flag(
+    sub: argparse.ArgumentParser, flag: str, help_text: str, dest: str | None = None, metavar: str = "KEY=VALUE"
+) -> None:
+    """A repeatable ``FLAG KEY=VALUE`` (the value read as a Python literal, a bare word a string),
+    collected as a list of ``(key, value)`` pairs in ``dest`` (default: the flag's name)."""
+    sub.add_argument(
+        flag,
+        action="append",
+        default=[],
+        type=parse_env_kwarg,
+        metavar=metavar,
+        help=help_text,
+        dest=dest or flag.lstrip("-").replace("-", "_"),
+    )
+
+
 def check_output_file(path: str | Path | None) -> None:
     """Raise ``CliError`` unless ``path`` (None or ``-``: standard output) can be written: an
     existing file is opened for writing (and left as it is), else a file is created in its
@@ -116,6 +133,7 @@ def check_output_folder(path: str | Path) -> None:
 
 __all__ = [
     "MAX_COUNT",
+    "add_key_value_flag",
     "check_output_file",
     "check_output_folder",
     "non_negative_int",

@@ -14,9 +14,9 @@ from typing import Any
 
 from ..core.limits import check_fits_in_memory
 from ..evaluation import batched_speed, benchmark, speed
-from ..evaluation.evaluate import USAGE_ERRORS, evaluate_agent, format_table, parse_env_kwarg
+from ..evaluation.evaluate import USAGE_ERRORS, evaluate_agent, format_table
 from ..evaluation.reporting import emit_json, text_log
-from .arguments import check_output_folder, positive_float, positive_int, seed_int, share
+from .arguments import add_key_value_flag, check_output_folder, positive_float, positive_int, seed_int, share
 from .common import CliError
 
 Subparsers = Any  # argparse's private _SubParsersAction
@@ -62,24 +62,20 @@ def _add_evaluate(commands: Subparsers) -> None:
         metavar="SPEC",
         help=AGENT_SPECS_HELP,
     )
-    sub.add_argument("--opponent", default="random", help="agent spec for the other seats of a multiplayer env")
+    sub.add_argument(
+        "--opponent",
+        default=None,
+        help="agent spec for the other seats of a multiplayer env (default random; an error for a one-seat env)",
+    )
     sub.add_argument("--episodes", type=positive_int, default=2000)
     sub.add_argument("--seed", type=seed_int, default=0, help="episode i uses seed + i")
-    sub.add_argument(
-        "--env-kwarg",
-        action="append",
-        default=[],
-        type=parse_env_kwarg,
-        metavar="KEY=VALUE",
-        help="passed to gymnasium.make; VALUE is a Python literal (e.g. length_limit=200)",
+    add_key_value_flag(
+        sub, "--env-kwarg", "passed to gymnasium.make; VALUE is a Python literal (e.g. length_limit=200)"
     )
-    sub.add_argument(
+    add_key_value_flag(
+        sub,
         "--agent-kwarg",
-        action="append",
-        default=[],
-        type=parse_env_kwarg,
-        metavar="KEY=VALUE",
-        help="a setting of the evaluated agents (e.g. iterations=50 for ismcts); VALUE is a Python literal",
+        "a setting of the evaluated agents (e.g. iterations=50 for ismcts); VALUE is a Python literal",
     )
     sub.add_argument(
         "--json", metavar="PATH", help="also write the results as JSON to PATH ('-': JSON on stdout, table on stderr)"
@@ -156,6 +152,12 @@ def _add_benchmark(commands: Subparsers) -> None:
         help=f"seed k plays episode seeds k*{benchmark.SEED_STRIDE} + i (default: 0)",
     )
     sub.add_argument("--episodes", type=positive_int, default=200, help="episodes per seed")
+    add_key_value_flag(
+        sub,
+        "--agent-kwarg",
+        "a setting for every agent (and opponent) that takes it, e.g. iterations=50 for ismcts; the "
+        "others are unaffected; VALUE is a Python literal; repeatable",
+    )
     sub.add_argument("--out", default="runs/benchmark", help="folder for the result files")
     sub.add_argument(
         "--json", metavar="PATH", help="also write everything as JSON to PATH ('-': JSON on stdout, text on stderr)"
@@ -182,6 +184,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
             Path(args.out),
             _benchmark_command(list(args.argv)),
             log=log,
+            agent_kwargs=dict(args.agent_kwarg),
         )
     except benchmark.BenchmarkError as error:
         raise CliError(str(error)) from None

@@ -13,9 +13,14 @@ position as that seat sees it (the whole truth with ``reveal``), the legal actio
 Undo replays the recorded actions from a reset with the same seed, with the opponents'
 agents re-seeded as on the first deal and asked again at each of their turns, so the
 position, the env's random draws and the agents' own state are all exactly restored.
-Without ``reveal`` the opponents' moves are announced without their names, since some are
-secret (sealed throws, trade offers). Quitting or end of input (Ctrl-D) ends the session with
-``Result: abandoned``; a finished game ends with ``Result: you won (+1.0)`` and the like.
+Quitting or end of input (Ctrl-D) ends the session with ``Result: abandoned``; a finished game
+ends with ``Result: you won (+1.0)`` and the like.
+
+Every opponent's move is announced by name as it is played, with only what the human's seat may
+see (``move_name``: the game's ``Game.announce_action``, e.g. a Pillars trade offer is
+``OFFER (sealed)`` and Map Duel's first face-down face ``FACE (face down)``; each game's
+``actions.announce_action`` says what it hides); ``reveal`` shows everything. A seat offset is
+followed by the seat it points at: ``player_3 (heuristic): BATTLE +1 for 9 (+1 is you)``.
 """
 
 from __future__ import annotations
@@ -157,8 +162,8 @@ class PlaySession:
             seat = match.seat
             action = choose(self.agents[seat], match)
             if echo:
-                name = f": {match.action_name(action)}" if self.reveal else " moved"
-                self.say(f"{match.seat_label(seat)} ({self.opponents[seat]}){name}")
+                name = move_name(match, seat, action, self.human, self.reveal)
+                self.say(f"{match.seat_label(seat)} ({self.opponents[seat]}): {name}")
             match.step(action)
 
     def replay(self, history: list[tuple[int, int]]) -> bool:
@@ -234,6 +239,12 @@ class PlaySession:
             if not self.human_turn():
                 self.say("Result: abandoned")
                 return 0
+
+
+def move_name(match: Match, seat: int, action: int, viewer: int, reveal: bool = False) -> str:
+    """What seat ``viewer`` is told of ``seat``'s ``action``, called before it is played: the
+    game's ``Game.announced`` name (less what ``viewer`` cannot see, unless ``reveal``)."""
+    return match.game.announced(match.state, seat, action, viewer, reveal)
 
 
 def seat_specs(match: Match, human: int, opponents: list[str]) -> dict[int, str]:

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 
-from ..evaluation.evaluate import parse_env_kwarg
+from ..core.extras import require_extra
 from ..training.config import TrainConfig, default_output_dir, load_config
 from ..training.jax_config import JaxTrainConfig, default_jax_output_dir, load_jax_config
 from ..training.rllib import POLICY_MODES
 from ..training.run_folder import RunFolderError, check_run_folder, run_folder
-from .arguments import check_output_folder, non_negative_int, positive_float, positive_int, seed_int
+from .arguments import add_key_value_flag, check_output_folder, non_negative_int, positive_float, positive_int, seed_int
 from .common import CliError
 
 Subparsers = Any  # argparse's private _SubParsersAction
@@ -84,17 +85,11 @@ def _add_train(commands: Subparsers) -> None:
     sub.add_argument(
         "--config",
         default=None,
-        help="TOML config (e.g. experiments/configs/solo.toml; for --backend jax experiments/configs/jax/solo.toml)",
+        help="a TOML config file, or a config shipped with the package by name: solo, jax/solo for "
+        "--backend jax, ... (see empire_envs/configs/)",
     )
     sub.add_argument("--env", help="env id or package.module:factory (overrides env_id)")
-    sub.add_argument(
-        "--env-kwarg",
-        action="append",
-        default=[],
-        type=parse_env_kwarg,
-        metavar="KEY=VALUE",
-        help="a variant setting for the env; repeatable",
-    )
+    add_key_value_flag(sub, "--env-kwarg", "a variant setting for the env; repeatable")
     sub.add_argument("--timesteps", type=non_negative_int, help="total_timesteps (0: save the untrained policy)")
     sub.add_argument("--seed", type=seed_int)
     sub.add_argument("--n-envs", type=positive_int, help="sb3 only (--backend jax: --set num_envs=N)")
@@ -108,15 +103,7 @@ def _add_train(commands: Subparsers) -> None:
 def add_set_flag(sub: argparse.ArgumentParser, help_text: str) -> None:
     """``--set SECTION.KEY=VALUE`` (repeatable, into ``args.overrides``): the config overrides
     that ``train`` and ``demo`` apply last."""
-    sub.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        type=parse_env_kwarg,
-        dest="overrides",
-        metavar="SECTION.KEY=VALUE",
-        help=help_text,
-    )
+    add_key_value_flag(sub, "--set", help_text, dest="overrides", metavar="SECTION.KEY=VALUE")
 
 
 def train_config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -188,31 +175,42 @@ def cmd_train(args: argparse.Namespace) -> int:
     from ..training.train import check_run, train
 
     try:
+        require_extra("train", "train (MaskablePPO)")
         config = train_config_from_args(args)
-        check_run(config)
+        multiplayer = check_run(config)
     except RUN_ERRORS as error:
         raise CliError(str(error)) from None
     out = Path(config.output_dir) if config.output_dir else default_output_dir(config)
     summary = run_in_folder(out, args.overwrite, lambda: train(config, out))
     print(json.dumps(summary, indent=2))
     print(f"learning curve: {out / 'learning_curve.png'}")
-    print(
-        f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent random --agent ppo:{summary['model']}"
-    )
+    print(f"evaluate: {evaluate_command(config, summary['model'], multiplayer)}")
     return 0
+
+
+def evaluate_command(config: TrainConfig, model: str, multiplayer: bool) -> str:
+    """The command that evaluates a run's model beside the random agent: on a multiplayer env
+    against the first opponent of the run's evaluation (``eval.opponents``), with the env's
+    variant settings."""
+    words = ["python", "-m", "empire_envs", "evaluate", "--env", config.env_id, "--agent", "random"]
+    words += ["--agent", f"ppo:{model}"]
+    if multiplayer:
+        words += ["--opponent", config.eval.opponents[0]]
+    for key, value in config.env_kwargs.items():
+        words += ["--env-kwarg", f"{key}={value!r}"]
+    return shlex.join(words)
 
 
 def _train_jax(args: argparse.Namespace) -> int:
     """``train --backend jax``: check everything, run compiled PPO, then print the summary and the
     evaluate command."""
     try:
+        require_extra("jax", "train --backend jax")
         config = jax_config_from_args(args)
-    except ValueError as error:
+    except (ValueError, ImportError) as error:
         raise CliError(str(error)) from None
-    try:
-        from ..training.jax_ppo import checked_trainer, train
-    except ImportError as error:
-        raise CliError(f"--backend jax needs the jax extra (pip install 'empire-envs[jax]'): {error}") from None
+    from ..training.jax_ppo import checked_trainer, train
+
     try:
         trainer = checked_trainer(config)
     except RUN_ERRORS as error:
@@ -259,6 +257,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     try:
+        require_extra("train", "imitate")
         config = load_config(args.config, [("env_id", args.env), ("seed", args.seed)])
         check_run(config)
         check_run_folder(out, args.overwrite)
@@ -321,8 +320,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     overrides += list(args.overrides)
     load = load_jax_config if args.backend == "jax" else load_config
     try:
+        require_extra("jax" if args.backend == "jax" else "train", f"demo --backend {args.backend}")
         config = load(args.config, overrides)
-    except ValueError as error:
+    except (ValueError, ImportError) as error:
         raise CliError(str(error)) from None
     try:
         run_demo(
@@ -381,6 +381,10 @@ def _add_train_rllib(commands: Subparsers) -> None:
 
 def cmd_train_rllib(args: argparse.Namespace) -> int:
     """Train with RLlib; the progress and the summary are printed as it goes."""
+    try:
+        require_extra("distributed", "train-rllib")
+    except ImportError as error:
+        raise CliError(str(error)) from None
     from ..training.rllib import RLlibRun, train_ppo
 
     if args.out is not None:

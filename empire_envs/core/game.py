@@ -98,8 +98,26 @@ class Game:
     #: ``eliminated(state)``: per seat, out of a game that goes on (PettingZoo terminates that
     #: agent alone); None for games where nobody leaves early
     eliminated: Callable[[Any], list[bool]] | None = None
+    #: ``announce_action(state, seat, action, viewer, reveal)``: the name of ``seat``'s ``action``,
+    #: about to be played, as seat ``viewer`` may be told it: what ``viewer`` cannot see is left
+    #: out (a sealed offer, a face-down card) unless ``reveal``; what ``play`` says of an
+    #: opponent's move. None: the game's ``action_name`` hides nothing
+    announce_action: Callable[[Any, int, int, int, bool], str] | None = None
+
+    def announced(self, state: Any, seat: int, action: int, viewer: int, reveal: bool = False) -> str:
+        """``announce_action``, or ``action_name`` for a game whose action names hide nothing."""
+        if self.announce_action is None:
+            return self.action_name(state, action)
+        return self.announce_action(state, seat, action, viewer, reveal)
 
     def child(self, state: Any, action: int, rng: Rng) -> tuple[Any, list[float]]:
         """The pure transition: ``(new_state, rewards)``; ``state`` is left as it was."""
         new_state = state.clone()
         return new_state, self.apply_action(new_state, action, rng)
+
+
+def seat_offset_name(seat: int, offset: int, viewer: int, players: int) -> str:
+    """``+2 is player_3``: the seat ``offset`` places after ``seat`` (``you`` when it is
+    ``viewer``), for the action names that point at a seat by its offset from the mover."""
+    target = (seat + offset) % players
+    return f"+{offset} is {'you' if target == viewer else f'player_{target}'}"

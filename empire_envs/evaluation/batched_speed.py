@@ -15,10 +15,15 @@ program (``rollout``) at each batch size N:
 
 A measurement counts N steps per scanned step over ``seconds`` of wall time (whole calls, after
 ``block_until_ready``); the compile time (trace, lower and compile of the rollout at that N) is
-reported separately. The subjects: every registered id with a twin (its first variant per game
-by default; ``ids`` picks others), pgx's ``connect_four``, ``leduc_holdem`` and ``backgammon``
-(when pgx is installed: the ``bench`` extra), and each game's Python env through
-``gymnasium.make`` (one env, ``speed.bench_gym_masked``) for scale.
+reported separately. JAX's persistent compilation cache is on (``core.jax_cache``): a rollout
+compiled by an earlier run is loaded instead, and its row says so (``compile_cached``), since
+its compile time is then the time to load it. Before each compile one line on standard error
+says what is compiled (``EMPIRE_ENVS_QUIET=1`` silences it, as does ``log=None``).
+
+The subjects: every registered id with a twin (its first variant per game by default; ``ids``
+picks others), pgx's ``connect_four``, ``leduc_holdem`` and ``backgammon`` (when pgx is
+installed: the ``bench`` extra), and each game's Python env through ``gymnasium.make`` (one
+env, ``speed.bench_gym_masked``) for scale.
 
 ``profile`` (``bench --batched --profile``) times the harness's parts one by one for a twin,
 and ``state_bytes`` gives the size of one game's state: where a batched step spends its time.
@@ -34,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache
 from ..registry import NAMESPACE, all_games, entry
 from .reporting import Log
 from .speed import Skipped, bench_gym_masked
@@ -102,7 +108,8 @@ def measure(env: Any, num_envs: int, seconds: float, seed: int) -> dict[str, Any
     state = jax.jit(jax.vmap(env.init))(jax.random.split(key, num_envs))
     jax.block_until_ready(state)
     start = time.perf_counter()
-    compiled = jax.jit(rollout(env, num_envs, length)).lower(state, key).compile()
+    with count_cache_hits() as cache:
+        compiled = jax.jit(rollout(env, num_envs, length)).lower(state, key).compile()
     compile_seconds = time.perf_counter() - start
     state, key, finished = compiled(state, key)  # the first call also pays for allocations
     jax.block_until_ready(state)
@@ -124,6 +131,7 @@ def measure(env: Any, num_envs: int, seconds: float, seed: int) -> dict[str, Any
         "seconds": elapsed,
         "steps_per_second": steps / elapsed,
         "compile_seconds": compile_seconds,
+        "compile_cached": bool(cache.hits),  # loaded from the persistent compile cache
     }
 
 
@@ -174,6 +182,7 @@ def run_batched(
     ``results[subject][N]``, ``python[id]`` and ``ratios``."""
     import jax
 
+    enable_compile_cache()
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
     twins = twin_subjects(ids)
@@ -187,6 +196,8 @@ def run_batched(
             continue
         results[subject.name] = {}
         for num_envs in batch_sizes:
+            if log:
+                compile_note(f"{subject.name} rollout", num_envs)  # standard error: the table stays clean
             figures = measure(env, num_envs, seconds, seed)
             results[subject.name][str(num_envs)] = figures
             if log:
@@ -234,6 +245,7 @@ def format_row(name: str, figures: dict[str, Any]) -> str:
     return (
         f"{name:<32} N={figures['num_envs']:<5} {figures['steps_per_second']:>12,.0f} steps/s   "
         f"compile {figures['compile_seconds']:5.1f} s   ({figures['steps']:,} steps, {figures['games']:,} games)"
+        + ("   compile loaded from the cache" if figures.get("compile_cached") else "")
     )
 
 
@@ -269,6 +281,7 @@ def profile(env_id: str, num_envs: int = 1024, finished_share: float = 1 / 17) -
     from ..jax import make as make_twin
 
     env = make_twin(env_id)
+    compile_note(f"{env.id.rsplit('/', 1)[-1]} harness parts", num_envs)  # standard error
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), num_envs))
 
     def sampler(carry: tuple[Any, Any]) -> tuple[Any, Any]:

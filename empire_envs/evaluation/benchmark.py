@@ -38,7 +38,7 @@ from typing import Any
 
 import gymnasium
 
-from ..agents.base import game_name, make_agent
+from ..agents.base import agent_settings, game_name, make_agent
 from ..registry import NAMESPACE, is_multiplayer, make_any
 from .evaluate import evaluate_agent, parse_env_kwarg, resolve_env_id, wilson_interval
 from .reporting import Log
@@ -183,6 +183,7 @@ class PlannedEnv:
     players: int  # 1 for a Gymnasium env
     agents: list[str]
     skipped: dict[str, str]  # agent spec -> why the game does not have it
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # spec -> its part of --agent-kwarg
 
     @property
     def multiplayer(self) -> bool:
@@ -205,7 +206,7 @@ def _inspect_env(variant: EnvVariant) -> tuple[str, str, int, Any]:
     return env_id, game_name(env, env_id), players, env
 
 
-def _agent_problem(spec: str, game_name: str, env: Any) -> str | None:
+def _agent_problem(spec: str, game_name: str, env: Any, settings: Mapping[str, Any] | None = None) -> str | None:
     """Why ``spec`` cannot play ``env`` (None when it can): ``Agent.check_env``, its spaces and,
     for a trained policy, the rules it was trained on.
 
@@ -214,20 +215,26 @@ def _agent_problem(spec: str, game_name: str, env: Any) -> str | None:
     real error.
     """
     try:
-        make_agent(spec, game_name, seed=0).check_env(env)
+        make_agent(spec, game_name, seed=0, **dict(settings or {})).check_env(env)
     except ValueError as error:
         return str(error)
     return None
 
 
 def plan_benchmark(
-    envs: Sequence[str | EnvVariant], agents: Sequence[str], opponent: str = "random"
+    envs: Sequence[str | EnvVariant],
+    agents: Sequence[str],
+    opponent: str = "random",
+    agent_kwargs: Mapping[str, Any] | None = None,
 ) -> list[PlannedEnv]:
-    """Check every env and agent before anything runs: which agents each env gets.
+    """Check every env and agent before anything runs: which agents each env gets, and each
+    agent's part of ``agent_kwargs`` (``agents.base.agent_settings``: the settings it takes).
 
     Raises ``BenchmarkError`` for no envs or agents, a label or agent given twice, an env that
-    cannot be built, an agent that no env has, or an ``opponent`` a multiplayer env lacks.
+    cannot be built, an agent that no env has, an ``opponent`` a multiplayer env lacks, or a
+    setting that no agent takes.
     """
+    agent_kwargs = dict(agent_kwargs or {})
     variants = [_as_variant(env) for env in envs]
     if not variants:
         raise BenchmarkError("no env given")
@@ -242,23 +249,28 @@ def plan_benchmark(
         env_id, name, players, env = _inspect_env(variant)
         usable: list[str] = []
         skipped: dict[str, str] = {}
+        settings = {spec: agent_settings(spec, name, agent_kwargs) for spec in {*agents, opponent}}
         try:
             for spec in agents:
-                problem = _agent_problem(spec, name, env)
+                problem = _agent_problem(spec, name, env, settings[spec])
                 if problem is None:
                     usable.append(spec)
                 else:
                     skipped[spec] = problem
-            opponent_problem = _agent_problem(opponent, name, env) if players > 1 else None
+            opponent_problem = _agent_problem(opponent, name, env, settings[opponent]) if players > 1 else None
         finally:
             env.close()
         if opponent_problem is not None:
             raise BenchmarkError(f"opponent {opponent!r} on {variant.label}: {opponent_problem}")
-        plan.append(PlannedEnv(variant, env_id, name, players, usable, skipped))
+        plan.append(PlannedEnv(variant, env_id, name, players, usable, skipped, settings))
     nowhere = [spec for spec in agents if all(spec in p.skipped for p in plan)]
     if nowhere:
         reasons = "; ".join(f"{spec!r}: {plan[0].skipped[spec]}" for spec in nowhere)
         raise BenchmarkError(f"agent(s) valid for none of the envs: {reasons}")
+    taken = {key for p in plan for spec in (*p.agents, opponent) for key in p.settings.get(spec, {})}
+    untaken = sorted(set(agent_kwargs) - taken)
+    if untaken:
+        raise BenchmarkError(f"agent setting(s) {', '.join(untaken)} taken by none of the agents {list(agents)}")
     return plan
 
 
@@ -341,8 +353,10 @@ def run_benchmark(
     episodes: int,
     opponent: str = "random",
     log: Log | None = print,
+    agent_kwargs: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Evaluate every agent on every env variant for every seed; one pooled row per env x agent.
+    ``agent_kwargs`` are settings for the agents that take them (``plan_benchmark``).
 
     ``envs`` are spec texts (``SPEC[@key=value,...]``) or ``EnvVariant``s. Seed ``k`` runs
     ``evaluate_agent(spec, agent, episodes, seed=k * 1_000_000, env_kwargs=...)``; ``opponent``
@@ -351,7 +365,7 @@ def run_benchmark(
     ``pool_results`` for their keys. Raises ``BenchmarkError`` for bad input.
     """
     _check_counts(seeds, episodes)
-    plan = plan_benchmark(envs, agents, opponent)
+    plan = plan_benchmark(envs, agents, opponent, agent_kwargs)
     rows = []
     for planned in plan:
         variant = planned.variant
@@ -366,7 +380,9 @@ def run_benchmark(
                     episodes,
                     seed=seed_base(seed),
                     env_kwargs=dict(variant.kwargs),
-                    opponent=opponent,
+                    opponent=opponent if planned.multiplayer else None,
+                    agent_kwargs=planned.settings.get(spec),
+                    opponent_kwargs=planned.settings.get(opponent),
                 )
                 for seed in seeds
             ]
@@ -642,8 +658,10 @@ def round_robin(
     episodes: int,
     label: str | None = None,
     log: Log | None = None,
+    agent_kwargs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Every agent against every other on a multiplayer env, and their Elo ratings.
+    """Every agent against every other on a multiplayer env, and their Elo ratings; each agent
+    gets its part of ``agent_kwargs`` (``agents.base.agent_settings``), as player and as opponent.
 
     For each ordered pair (A, B), A != B, and each seed ``k``:
     ``evaluate_agent(env, A, episodes, seed=k * 1_000_000, env_kwargs=kwargs, opponent=B)``
@@ -659,7 +677,9 @@ def round_robin(
     label = label or env_label(env)
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise BenchmarkError(f"a round robin needs two or more distinct agents, got {list(agents)}")
-    env_id, _, players, _ = _inspect_env(EnvVariant(env, kwargs, label))
+    env_id, name, players, probe = _inspect_env(EnvVariant(env, kwargs, label))
+    probe.close()
+    settings = {spec: agent_settings(spec, name, dict(agent_kwargs or {})) for spec in agents}
     if players < 2:
         raise BenchmarkError(f"{label} is a single-player env: no round robin")
     counts: dict[tuple[str, str], dict[str, float]] = {}
@@ -670,7 +690,16 @@ def round_robin(
             pooled = dict.fromkeys(("wins", "draws", "losses", "truncations", "illegal"), 0)
             games = 0
             for seed in seeds:
-                result = evaluate_agent(env, a, episodes, seed=seed_base(seed), env_kwargs=kwargs, opponent=b)
+                result = evaluate_agent(
+                    env,
+                    a,
+                    episodes,
+                    seed=seed_base(seed),
+                    env_kwargs=kwargs,
+                    opponent=b,
+                    agent_kwargs=settings[a],
+                    opponent_kwargs=settings[b],
+                )
                 for key in pooled:
                     pooled[key] += result[key]
                 games += result["episodes"]
@@ -813,16 +842,17 @@ def benchmark_report(
     out_dir: str | Path,
     command: str,
     log: Log = print,
+    agent_kwargs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole benchmark: the main table (``run_benchmark``) and a round robin per multiplayer
     env with two or more agents, their files written under ``out_dir`` (``command`` is quoted in
-    ``results.md``) and their text sent to ``log``. Returns the JSON-ready report: ``command``,
-    ``results``, ``round_robins`` and ``files``. Raises ``BenchmarkError`` for bad input before
-    anything runs.
+    ``results.md``) and their text sent to ``log``; ``agent_kwargs`` are settings for the agents
+    that take them. Returns the JSON-ready report: ``command``, ``results``, ``round_robins`` and
+    ``files``. Raises ``BenchmarkError`` for bad input before anything runs.
     """
     _check_counts(seeds, episodes)
-    plan = plan_benchmark(envs, agents, opponent)
-    rows = run_benchmark(envs, agents, seeds, episodes, opponent, log=log)
+    plan = plan_benchmark(envs, agents, opponent, agent_kwargs)
+    rows = run_benchmark(envs, agents, seeds, episodes, opponent, log=log, agent_kwargs=agent_kwargs)
     notes = [f"agent `{spec}` skipped on `{p.variant.label}`: {why}" for p in plan for spec, why in p.skipped.items()]
     out = Path(out_dir)
     paths = write_table(rows, out, command, notes)
@@ -846,6 +876,7 @@ def benchmark_report(
             episodes,
             label=planned.variant.label,
             log=log,
+            agent_kwargs=agent_kwargs,
         )
         round_robins.append(result)
         for kind, path in write_round_robin(result, out, plot=HAVE_MATPLOTLIB).items():

@@ -71,18 +71,30 @@ def resolve_env_id(env_id: str) -> str:
     return env_id  # gymnasium.make gives its own error, with suggestions
 
 
-def make_eval_env(env_id: str, env_kwargs: Mapping[str, Any], opponent: str, seed: int) -> tuple[Any, str]:
+def make_eval_env(
+    env_id: str,
+    env_kwargs: Mapping[str, Any],
+    opponent: str | None,
+    seed: int,
+    opponent_kwargs: Mapping[str, Any] | None = None,
+) -> tuple[Any, str]:
     """The env an agent is evaluated on, and the game name its agents are looked up by.
 
     A multiplayer env becomes an ``AECSingleAgentEnv`` whose learner seat rotates each episode,
-    with ``opponent`` on every other seat.
+    with ``opponent`` (``random`` when None; built with ``opponent_kwargs``) on every other seat.
+    An opponent named for a one-seat env is a ``ValueError``: it would have no seat to play.
     """
     base = make_any(env_id, **env_kwargs)
     name = game_name(base, env_id)
     if not is_multiplayer(base):
+        if opponent is not None:
+            base.close()
+            raise ValueError(f"{env_id} is a one-seat game: there is no seat for the opponent {opponent!r}")
         return base, name
     seats = len(base.possible_agents)
-    opponents = [make_agent(opponent, name, seed=seed + 7919 * k) for k in range(seats)]
+    settings = dict(opponent_kwargs or {})
+    spec = opponent or "random"
+    opponents = [make_agent(spec, name, seed=seed + 7919 * k, **settings) for k in range(seats)]
     return AECSingleAgentEnv(base, learner_seat="all", opponents=opponents), name
 
 
@@ -106,20 +118,22 @@ def evaluate_agent(
     episodes: int,
     seed: int = 0,
     env_kwargs: Mapping[str, Any] | None = None,
-    opponent: str = "random",
+    opponent: str | None = None,
     agent_kwargs: Mapping[str, Any] | None = None,
+    opponent_kwargs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``episodes`` episodes of one agent; counts, rates with 95% Wilson intervals, means.
-    ``agent_kwargs`` are settings for the evaluated agent (``make_agent``'s ``settings``).
+    ``agent_kwargs`` are settings for the evaluated agent (``make_agent``'s ``settings``),
+    ``opponent_kwargs`` the opponent's.
 
-    ``opponent`` plays the other seats of a multiplayer env (ignored for solo envs). The
-    returned dict is plain JSON-serialisable data.
+    ``opponent`` plays the other seats of a multiplayer env (default ``random``; an error for a
+    one-seat env). The returned dict is plain JSON-serialisable data.
     """
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
     env_id = resolve_env_id(env_id)
     env_kwargs = dict(env_kwargs or {})
-    env, name = make_eval_env(env_id, env_kwargs, opponent, seed)
+    env, name = make_eval_env(env_id, env_kwargs, opponent, seed, opponent_kwargs)
     multiplayer = isinstance(env, AECSingleAgentEnv)
     try:
         agent = make_agent(agent_spec, name, seed=seed, **dict(agent_kwargs or {}))
@@ -166,7 +180,7 @@ def evaluate_agent(
     result: dict[str, Any] = {
         "agent": agent_spec,
         "env_id": env_id,
-        "opponent": opponent if multiplayer else None,
+        "opponent": (opponent or "random") if multiplayer else None,
         "env_kwargs": {key: _jsonable(value) for key, value in env_kwargs.items()},
         "agent_kwargs": {key: _jsonable(value) for key, value in dict(agent_kwargs or {}).items()},
         "seed": seed,

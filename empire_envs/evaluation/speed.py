@@ -40,6 +40,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..core.extras import missing_extra
 from ..registry import NAMESPACE, GameEntry, all_games, make
 from .reporting import Log
 
@@ -428,10 +429,7 @@ def _connect_four() -> Any:
     except Exception as error:  # connect_four imports pygame at module level
         if not _is_import_failure(error):
             raise
-        raise Skipped(
-            f"cannot build PettingZoo connect_four_v3 ({_root_cause(error)}); "
-            "install it with: pip install pygame (or 'pettingzoo[classic]')"
-        ) from None
+        raise Skipped(str(missing_extra("bench", "the connect_four_v3 peer", str(_root_cause(error))))) from None
 
 
 def _connect_four_raw() -> Any:
@@ -482,9 +480,7 @@ def _texas_holdem(raw: bool) -> Callable[[], Any]:
         except Exception as error:
             if not _is_import_failure(error):
                 raise
-            raise Skipped(
-                f"cannot build PettingZoo texas_holdem ({_root_cause(error)}); install it with: pip install rlcard"
-            ) from None
+            raise Skipped(str(missing_extra("bench", "the texas_holdem peer", str(_root_cause(error))))) from None
         return texas_holdem.raw_env() if raw else texas_holdem.env()
 
     return build

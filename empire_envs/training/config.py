@@ -1,8 +1,10 @@
 """The configuration of a MaskablePPO training run: ``TrainConfig``, read from TOML and overrides.
 
-A run is configured by a TOML file (``experiments/configs/`` holds examples; keys as in
-``TrainConfig``; an unknown key or a value of the wrong type is an error) and overrides
-``(dotted.key, value)``, applied in order by ``load_config``. Nothing here needs torch.
+A run is configured by a TOML file (keys as in ``TrainConfig``; an unknown key or a value of the
+wrong type is an error) and overrides ``(dotted.key, value)``, applied in order by ``load_config``.
+The package ships example configs in ``empire_envs/configs/`` (``experiments/configs/`` in a clone
+links there): ``--config solo`` names ``solo.toml``, ``--config jax/solo`` ``jax/solo.toml``
+(``shipped_configs``). Nothing here needs torch.
 """
 
 from __future__ import annotations
@@ -234,11 +236,40 @@ def load_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = 
     return config
 
 
+#: the folder of the configs shipped with the package (package data, so in the wheel too)
+SHIPPED_CONFIG_FOLDER = Path(__file__).resolve().parent.parent / "configs"
+
+
+def shipped_configs() -> dict[str, Path]:
+    """The configs shipped with the package by name: the path under ``empire_envs/configs`` without
+    ``.toml`` (``solo``, ``jax/solo``, ...), sorted by name."""
+    named = {
+        path.relative_to(SHIPPED_CONFIG_FOLDER).with_suffix("").as_posix(): path
+        for path in SHIPPED_CONFIG_FOLDER.rglob("*.toml")
+    }
+    return dict(sorted(named.items()))
+
+
+def config_file(path: str | Path) -> Path:
+    """The config file ``path`` names: the file itself when there is one, else the shipped config of
+    that name (``solo`` or ``solo.toml``, ``jax/solo``), else a ``ValueError`` naming the file and
+    listing the shipped configs."""
+    given = Path(path)
+    if given.is_file():
+        return given
+    shipped = shipped_configs()
+    name = given.as_posix().removesuffix(".toml")
+    if name in shipped:
+        return shipped[name]
+    raise ValueError(
+        f"no config file at {str(given)!r}, nor a shipped config of that name (shipped: {', '.join(shipped)})"
+    )
+
+
 def read_config_file(path: str | Path) -> dict[str, Any]:
-    """The tables of a TOML config file, or a ``ValueError`` naming the file."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no config file at {str(path)!r}")
+    """The tables of a TOML config file (a path, or the name of a shipped config: ``config_file``),
+    or a ``ValueError`` naming the file."""
+    path = config_file(path)
     try:
         return tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:

@@ -1,14 +1,14 @@
 """The ``make demo`` job: train on Empire solo, then compare the trained agent with random and heuristic play.
 
 ``python -m empire_envs demo`` (and ``experiments/demo.py``, which reads
-``experiments/configs/jax/demo.toml``: compiled PPO for 12M timesteps, about two minutes on 2 CPU
-cores; or, with ``--backend sb3``, ``experiments/configs/demo.toml``: MaskablePPO for 500,000
-timesteps, about three and a half minutes) runs ``run_demo``: it checks everything, trains, saves the policy,
-its logs and a learning-curve PNG in the run folder (with ``--overwrite``, which
-``experiments/demo.py`` passes for its own folder, replacing an earlier run there; a folder
-holding anything but a run of ours is refused untouched), then plays
-the trained agent, the random agent, the heuristic and any agents to compare on the same deals
-and prints the table with 95% intervals.
+``experiments/configs/jax/demo.toml``: compiled PPO for 12M timesteps; or, with ``--backend sb3``,
+``experiments/configs/demo.toml``: MaskablePPO for 500,000 timesteps; how long each takes is
+measured in ``docs/measurements.toml`` and stated in the README) runs ``run_demo``: it checks
+everything, trains, saves the policy, its logs and a learning-curve PNG in the run folder (with
+``--overwrite``, which ``experiments/demo.py`` passes for its own folder, replacing an earlier run
+there; a folder holding anything but a run of ours is refused untouched), then plays the trained
+agent, the random agent, the heuristic and any agents to compare on the same deals and prints the
+table with 95% intervals.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def check_agents(env_id: str, specs: list[str] | tuple[str, ...]) -> None:
     """Raise ``ValueError`` unless every spec makes an agent that can play ``env_id``."""
     if not specs:
         return
-    env, name = make_eval_env(env_id, {}, "random", 0)
+    env, name = make_eval_env(env_id, {}, None, 0)
     try:
         for spec in specs:
             make_agent(spec, name).check_env(env)

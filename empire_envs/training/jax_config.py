@@ -1,7 +1,8 @@
 """The configuration of a compiled PPO run (``python -m empire_envs train --backend jax``):
 ``JaxTrainConfig``, read from TOML and overrides exactly as the MaskablePPO ``TrainConfig`` is
 (``training.config``: an unknown key or a value of the wrong type is an error naming the key).
-``experiments/configs/jax/`` holds examples. Nothing here needs jax.
+The shipped examples are ``jax/demo``, ``jax/solitaire`` and ``jax/solo`` (``--config jax/solo``;
+``empire_envs/configs/jax/``, or ``experiments/configs/jax/`` in a clone). Nothing here needs jax.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from .config import (
     apply_table,
     check_layer_widths,
     check_ppo_numbers,
+    config_file,
     read_config_file,
     require_at_least,
     require_in_range,
+    shipped_configs,
 )
 
 
@@ -128,11 +131,16 @@ def load_jax_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]
     """The defaults, then the TOML file, then ``(dotted.key, value)`` overrides; validated."""
     config = JaxTrainConfig()
     if path is not None:
-        data = read_config_file(path)
+        file = config_file(path)
+        data = read_config_file(file)
         try:
             apply_table(config, data, "")
         except ValueError as error:
-            raise ValueError(f"{path}: {error} (a --backend jax config; see experiments/configs/jax/)") from None
+            shipped = ", ".join(name for name in shipped_configs() if name.startswith("jax/"))
+            raise ValueError(
+                f"{file}: {error} (a --backend jax config, such as the shipped {shipped}; "
+                "see experiments/configs/jax/ in a clone)"
+            ) from None
     apply_overrides(config, overrides)
     config.validate()
     return config

@@ -26,6 +26,11 @@ bar, runs the compiled greedy evaluation (``Trainer.evaluate``) and saves checkp
 random number comes from the run's seed: the same seed gives the same parameters, whatever the
 chunk sizes.
 
+Building a ``Trainer`` turns on JAX's persistent compilation cache (``core.jax_cache``), so a
+second run of the same config on the machine loads its compiled programs instead of compiling
+them; ``train`` logs one line before it compiles the update and the first evaluation, and the
+summary's ``compile_cached`` says whether the compile was loaded from the cache.
+
 The run directory gets ``config.json``, ``progress.csv``, ``checkpoints/policy_<steps>.npz``,
 the final ``policy.npz`` (the format of ``empire_envs.agents.jax_ppo``, played with numpy as
 ``jaxppo:RUN/policy.npz``), ``learning_curve.png`` (when matplotlib is installed) and
@@ -54,6 +59,7 @@ import empire_envs.jax as empire_jax
 
 from ..adapters.jax_env import seed_key
 from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
+from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache, is_compiled
 from ..core.limits import check_fits_in_memory
 from ..core.policy_input import PolicyInput
 from .config import rollout_bytes
@@ -193,6 +199,7 @@ class Trainer:
         )
         self.optimizer = optax.chain(optax.clip_by_global_norm(ppo.max_grad_norm), optax.adam(self.schedule, eps=1e-5))
         self.spare = max(1, config.num_envs // 8)
+        enable_compile_cache()  # before the first compile (core.jax_cache: once per process)
         self.init = jax.jit(self._init)
         self.collect = jax.jit(self._collect)
         self.train_updates = jax.jit(self._train_updates)
@@ -481,12 +488,16 @@ def train(
         f"{config.num_updates * per_update:,} timesteps ({config.num_updates} updates of {config.num_envs} games "
         f"x {config.ppo.num_steps} steps), output in {out}"
     )
+    name = trainer.env.id.rsplit("/", 1)[-1]
+    if not is_compiled(trainer.train_updates):
+        compile_note(f"{name} PPO update", config.num_envs, f"x {config.ppo.num_steps} steps", log=log)
     start = time.perf_counter()
-    runner = trainer.init(seed_key(config.seed))
-    # zero updates: only the compile (once per trainer; later calls of any chunk size reuse it)
-    jax.block_until_ready(trainer.train_updates(runner, jnp.int32(0)))
+    with count_cache_hits() as cache:
+        runner = trainer.init(seed_key(config.seed))
+        # zero updates: only the compile (once per trainer; later calls of any chunk size reuse it)
+        jax.block_until_ready(trainer.train_updates(runner, jnp.int32(0)))
     compile_s = time.perf_counter() - start
-    log(f"compiled in {compile_s:.1f} s")
+    log(f"compiled in {compile_s:.1f} s" + (" (loaded from the compile cache)" if cache.hits else ""))
     eval_s = 0.0
     bar = _progress_bar(config, config.num_updates * per_update)
     board = _tensorboard(out)
@@ -505,6 +516,8 @@ def train(
             timesteps = updates * per_update
             row = _progress_row(trainer, timesteps, updates, wall, chunk * per_update / seconds, rollout, losses)
             if config.eval.freq and (_due(timesteps, previous, config.eval.freq) or updates == config.num_updates):
+                if not is_compiled(trainer.evaluate):
+                    compile_note(f"{name} greedy evaluation", config.eval.episodes, log=log)
                 began = time.perf_counter()
                 last_eval = _evaluation(trainer, runner.params)
                 eval_s += time.perf_counter() - began  # the first one compiles
@@ -537,6 +550,7 @@ def train(
         "timesteps": timesteps,
         "num_envs": config.num_envs,
         "compile_s": round(compile_s, 2),
+        "compile_cached": bool(cache.hits),  # loaded from the persistent compile cache
         "learn_wall_s": round(wall, 2),
         "eval_s": round(eval_s, 2),
         "env_steps_per_s": round(timesteps / wall, 1) if wall else 0.0,

@@ -177,6 +177,17 @@ def register_rllib_envs(env_ids: list[str] | None = None) -> dict[str, str]:
 POLICY_MODES = ("shared", "per-seat")
 
 
+def returns_text(result: Mapping[str, Any]) -> str:
+    """The mean episode return of one training iteration as a log phrase: each seat's where the
+    env has several (in a zero-sum game the sum over the seats, all RLlib's own mean reports,
+    is 0 whatever the play), else the episode's."""
+    runners = result.get("env_runners", {})
+    seats = runners.get("agent_episode_returns_mean") or {}
+    if len(seats) > 1:
+        return "mean return per seat " + "  ".join(f"{seat} {value:+.3f}" for seat, value in sorted(seats.items()))
+    return f"episode return mean {runners.get('episode_return_mean', float('nan')):.3f}"
+
+
 def build_ppo_config(
     env_id: str,
     env_kwargs: Mapping[str, Any] | None = None,
@@ -318,10 +329,9 @@ def train_ppo(run: RLlibRun, log: Callable[[str], None] = _print_now) -> dict[st
             result = algo.train()
             lifetime, steps, rate = steps_per_second(result, lifetime)
             rates.append(rate)
-            returns = result.get("env_runners", {}).get("episode_return_mean", float("nan"))
             log(
                 f"iter {iteration:3d}  env steps {int(lifetime):8d} (+{int(steps)})  "
-                f"{rate:8.1f} env steps/s  episode return mean {returns:.3f}"
+                f"{rate:8.1f} env steps/s  {returns_text(result)}"
             )
         summary: dict[str, Any] = {
             "env_id": run.env_id,

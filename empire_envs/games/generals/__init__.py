@@ -57,6 +57,7 @@ GAME = Game(
     reset_options=("decks", "first_player"),
     heuristic_values=rules.heuristic_values,
     eliminated=rules.eliminated,
+    announce_action=actions.announce_action,
     env_doc=ENV_DOC,
 )
 

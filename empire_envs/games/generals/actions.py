@@ -36,6 +36,7 @@ from functools import cache
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
+from ...core.game import seat_offset_name
 from .config import UNIT_SLOTS
 
 
@@ -176,3 +177,19 @@ NUM_ACTIONS = DEFAULT_LAYOUT.size
 PLAY_TURN, PASS, DRAW_PLAYING, DRAW_SUPPLY, END_PHASE, NO_BLOCK, NO_TACTIC = (
     DEFAULT_LAYOUT.start[kind] for kind in SINGLE_ACTIONS
 )
+
+
+def announce_action(state, seat: int, action: int, viewer: int, reveal: bool = False) -> str:
+    """The name of ``seat``'s ``action`` as seat ``viewer`` is told it before it is played
+    (``Game.announce_action``): every move is public (cards are played face up; a draw names
+    the pile, never the card), so ``reveal`` changes nothing; a seat offset is followed by the
+    seat it points at."""
+    config = state.config
+    lay = layout_for(config.pool.size, config.offsets)
+    kind, a, b, _ = lay.decode(action)
+    name = lay.name(action, tuple(kind_def.id for kind_def in config.pool.kinds))
+    if kind is Kind.ATTACK:
+        name += f" ({seat_offset_name(seat, b, viewer, config.num_players)})"
+    elif kind is Kind.TARGET_PLAYER:
+        name += f" ({seat_offset_name(seat, a, viewer, config.num_players)})"
+    return name

@@ -62,9 +62,9 @@ Truncated after ``length_limit`` rounds.
 
 {{arguments}}
 (every default as the code has it; ``GeneralsConfig`` documents each flag; ``render_mode``:
-``"ansi"`` or ``"rgb_array"``). ``card_pool`` and ``deck_files`` take text or ``pathlib.Path``
-paths; the files are read and checked once, when the env is made, and every refusal names the
-argument.
+``"ansi"``, ``"rgb_array"`` or ``"human"``, the ``rgb_array`` picture in a pygame window drawn by
+``reset`` and ``step``). ``card_pool`` and ``deck_files`` take text or ``pathlib.Path`` paths; the
+files are read and checked once, when the env is made, and every refusal names the argument.
 ``reset(options={{"decks": [...], "first_player": seat}})`` fixes the decks and the first player
 of one game (checked before use: a list of deck ids, an integer seat).
 

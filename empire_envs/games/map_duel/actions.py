@@ -20,7 +20,16 @@ from math import prod
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
-from .state import ACE_FACES, CARD_AT_SLOT, NUM_FACES, NUM_NUMBER_CARDS, SUITS_PER_SEAT, face_str, number_str
+from .state import (
+    ACE_FACES,
+    CARD_AT_SLOT,
+    NUM_FACES,
+    NUM_NUMBER_CARDS,
+    SUITS_PER_SEAT,
+    Phase,
+    face_str,
+    number_str,
+)
 
 NUM_DIRECTIONS = 4
 DIRECTION_NAMES = ("forward", "right", "back", "left")
@@ -224,3 +233,29 @@ __doc__ = (
     f"{(__doc__ or '').rstrip()}\n\nThe table for the default {DOC_BOARD_SIZE} x {DOC_BOARD_SIZE} board "
     f"({NUM_ACTIONS} actions; ``C + {FIXED_ACTIONS}`` in general):\n\n{DEFAULT_LAYOUT.doc_table()}\n"
 )
+
+
+def announce_action(state, seat: int, action: int, viewer: int, reveal: bool = False) -> str:
+    """The name of ``seat``'s ``action`` as seat ``viewer`` may be told it before it is played
+    (``Game.announce_action``). Every move is public but the first starting face, laid face
+    down in setup: its cell is told, not the face (the second seat's face turns both up). Cells
+    and directions are named in ``viewer``'s own frame, as ``viewer``'s own moves are: the
+    mover's frame turned half a circle (cell ``x`` is ``B*B - 1 - x``, direction ``d`` is
+    ``d + 2``)."""
+    lay = layout_for(state.B)
+    kind, a, b = lay.decode(action)
+    if not reveal and kind is Kind.FACE and state.phase == Phase.SETUP_FACE and state.setup_faces_placed == 0:
+        return "FACE (face down)"
+    if seat == viewer:
+        return lay.name(action, seat)
+
+    def turned(direction: int) -> int:
+        return (direction + NUM_DIRECTIONS // 2) % NUM_DIRECTIONS
+
+    if kind is Kind.CELL:
+        action = lay.index(kind, state.B * state.B - 1 - a)
+    elif kind is Kind.MOVE:
+        action = lay.index(kind, turned(a))
+    elif kind in (Kind.SWAP_ADJ, Kind.CONSUME, Kind.BUILD):
+        action = lay.index(kind, a, turned(b))
+    return lay.name(action, seat)

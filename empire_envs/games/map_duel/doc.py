@@ -53,7 +53,8 @@ succeeding at once). Truncated after ``length_limit`` turns.
 
 {{arguments}}
 (every default as the code has it; ``MapDuelConfig`` documents each flag). ``render_mode``:
-``"ansi"`` (text) or ``"rgb_array"`` (a picture). ``reset(options={{"deck": [...]}})`` stacks the
+``"ansi"`` (text), ``"rgb_array"`` (a picture) or ``"human"`` (that picture in a pygame window,
+drawn by ``reset`` and ``step``). ``reset(options={{"deck": [...]}})`` stacks the
 36 number ids in draw order (the first goes to the centre).
 
 Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-v0``,

@@ -50,6 +50,7 @@ GAME = Game(
     to_rgb=render.to_rgb,
     reset_options=("deck", "first_player"),
     heuristic_values=rules.heuristic_values,
+    announce_action=actions.announce_action,
     env_doc=ENV_DOC,
 )
 

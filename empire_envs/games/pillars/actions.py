@@ -21,6 +21,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from ...core.action_table import ActionTable
+from ...core.game import seat_offset_name
 from .state import (
     CARD_KINDS,
     CARDS_PER_PILLAR,
@@ -29,6 +30,7 @@ from .state import (
     RANK_KINDS,
     THROW_NAMES,
     KindSet,
+    Phase,
 )
 
 #: seat offsets 1..MAX_OFFSET: the other seats of the largest table (6 players)
@@ -251,3 +253,22 @@ def _fill(paragraph: str) -> str:
 
 if __doc__:  # absent under ``python -OO``
     __doc__ = _docstring(__doc__)
+
+
+def announce_action(state, seat: int, action: int, viewer: int, reveal: bool = False) -> str:
+    """The name of ``seat``'s ``action`` as seat ``viewer`` may be told it before it is played
+    (``Game.announce_action``). Every move is public but two sealed commitments: a trade
+    ``OFFER``, hidden until every offer is in, and the attacker's rock-paper-scissors ``THROW``,
+    hidden until the defender has thrown (the defender's throw shows both, so it is named). A seat
+    offset is followed by the seat it points at. ``state`` may be a campaign's: its current game
+    is read."""
+    game = getattr(state, "game", state)
+    kind, offset, _ = layout_for(game.kinds).decode(action)
+    if not reveal and kind is Kind.OFFER:
+        return "OFFER (sealed)"
+    if not reveal and kind is Kind.THROW and game.phase == Phase.RPS_ATTACKER:
+        return "THROW (sealed)"
+    name = layout_for(game.kinds).name(action)
+    if kind in (Kind.STEAL, Kind.BATTLE, Kind.SKIP, Kind.PICK):
+        name += f" ({seat_offset_name(seat, offset, viewer, game.n)})"
+    return name

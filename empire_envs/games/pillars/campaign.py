@@ -32,7 +32,7 @@ from ...core.errors import IllegalActionError
 from ...core.game import Game
 from ...core.state import CLONE, LISTS, SHARED, VALUE, DeclaredState
 from . import actions, observe, render, rules
-from .actions import layout_for
+from .actions import announce_action, layout_for
 from .config import PillarsConfig
 from .state import EMPIRE_NAMES, NO_EMPIRE, ONGOING, TRUNCATED, WON, KindSet, PillarsState, kinds_for
 
@@ -279,5 +279,6 @@ CAMPAIGN_GAME = Game(
     to_rgb=lambda state: render.to_rgb(state.game),
     reset_options=("deck", "first_player"),
     heuristic_values=heuristic_values,
+    announce_action=announce_action,
     env_doc=ENV_DOC,
 )

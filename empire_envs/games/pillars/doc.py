@@ -61,7 +61,8 @@ when a draw finds the resource pile empty (``"truncated"``).
 {{arguments}}
 (every default as the code has it; ``PillarsConfig`` documents each flag). ``PillarsEnv``
 (``raw_env``, no wrappers) and ``empire_envs.envs.pillars_env`` take the same keywords.
-``render_mode``: ``"ansi"`` (text, every hand shown) or ``"rgb_array"``. ``reset(seed=...,
+``render_mode``: ``"ansi"`` (text, every hand shown), ``"rgb_array"`` or ``"human"`` (the
+``rgb_array`` picture in a pygame window, drawn by ``reset`` and ``step``). ``reset(seed=...,
 options={{"deck": [...], "first_player": 0}})`` stacks the deck (kinds, top card first) and fixes
 the first seat.
 

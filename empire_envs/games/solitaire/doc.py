@@ -51,7 +51,8 @@ terminates with ``"illegal action"``. The last step's ``info["is_success"]`` is 
 
 {{arguments}}
 (every default as the code has it; ``SolitaireConfig`` documents each flag).
-``render_mode``: ``"ansi"`` or ``"rgb_array"`` (a 340x480 picture).
+``render_mode``: ``"ansi"``, ``"rgb_array"`` (a 340x480 picture) or ``"human"`` (that picture
+in a pygame window, drawn by ``reset`` and ``step``; ``pip install 'empire-envs[human]'``).
 ``reset(seed=..., options={{"deck": [15 tableau cards row by row, then 3 stock cards top first]}})``
 plays an explicit deal; a deal with no capture at all is over before any decision, so reset
 refuses it with ``ValueError`` (a random deal like that, which did not occur in 20,000 of ours,

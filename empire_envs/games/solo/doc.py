@@ -53,7 +53,8 @@ empty. An illegal action terminates with ``"illegal action"``. The last step's
 
 {{arguments}}
 (every default as the code has it; ``SoloConfig`` documents each flag).
-``render_mode``: ``"ansi"`` (text) or ``"rgb_array"`` (a 420x720 picture).
+``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (a 420x720 picture) or ``"human"`` (that
+picture in a pygame window, drawn by ``reset`` and ``step``; ``pip install 'empire-envs[human]'``).
 ``reset(seed=..., options={{"deck": ["QS", "7H", ...]}})`` stacks the deck, top card first
 (a full order or only the top cards; the rest follow in seeded random order).
 
