@@ -52,9 +52,10 @@ $(DOCS_STAMP): pyproject.toml | $(PY)
 	touch $@
 
 # the site, offline and strict: generated pages (env pages from the docstrings, the rules pages,
-# the how-tos, the API page), then mkdocs build into build/site
+# the how-tos, the API page; docs/tools/build_site.py, a tool of the repository, not the package),
+# then mkdocs build into build/site
 docs: $(DOCS_STAMP)
-	$(PY) -m empire_envs docs --out build/docs_src
+	$(PY) docs/tools/build_site.py --out build/docs_src
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict -f mkdocs.yml
 
 clean:

@@ -1,10 +1,18 @@
 """The one table of games and their environment ids.
 
 ``GAMES`` lists every game once (``GameEntry``); ``ENTRIES``, every registered id, is derived from
-it. Registration, the env classes (``empire_envs.envs``), the agents, the speed benchmark, the
-gallery, the documentation site and the registry-wide tests all iterate this table, so adding a
-game is one package under ``empire_envs/games/`` and one ``GameEntry`` (see
-``docs/adding_a_game.md``).
+it. Registration, the env classes (``empire_envs.envs``), the agents' table
+(``empire_envs.agents.registry``, keyed by ``GameEntry.key``), the speed benchmark, the gallery,
+the documentation site and the registry-wide tests all iterate this table, so adding a game is one
+package under ``empire_envs/games/`` and one ``GameEntry`` (see ``docs/adding_a_game.md``).
+
+A game is named by its key (``"solo"``, ``"map_duel"``) everywhere; its ``Game`` record's
+``name`` is for people to read. The table names the modules it does not import (so that
+``import empire_envs`` imports no game) as ``"package.module:attribute"`` strings: the games'
+records and JAX twins, a layer below, and the env classes and batched envs that Gymnasium and
+PettingZoo load from their entry points. The layers contract of ``pyproject.toml`` reads every
+such string of the package as an import (``tests/import_contracts.py``), so none can point up a
+layer unseen.
 """
 
 from __future__ import annotations
@@ -45,27 +53,27 @@ class GalleryShot:
 
 @dataclass(frozen=True)
 class GameEntry:
-    """Everything the package knows about one game, in one place: where its rules are, the env
-    classes built for it, its agents, its registered variants and how to show and time it.
+    """Everything the package knows about one game, in one place: where its rules are, its env
+    class, its registered variants and how to show and time it (its agents live a layer up, in
+    ``empire_envs.agents.registry``, under the same ``key``).
 
     A new game is one package under ``empire_envs/games/`` plus one ``GameEntry`` here (or
-    ``register_game`` for a game that lives outside the package): envs, ids, agents, the speed
-    benchmark, the gallery, the documentation site and the registry-wide tests all read this.
+    ``register_game`` for a game that lives outside the package): envs, ids, the speed benchmark,
+    the gallery, the documentation site and the registry-wide tests all read this.
     """
 
-    #: short name, also the package name for the games of this package: ``"solo"``
+    #: the game's name in code, also the package name for the games of this package: ``"solo"``
     key: str
     #: ``"gymnasium"`` (one seat) or ``"pettingzoo"`` (AEC, several seats)
     api: str
     #: ``"package.module:ATTRIBUTE"`` of the game's ``core.game.Game`` record
     game: str
-    #: the env class built for the game (``empire_envs.envs.<class_name>``); for a PettingZoo
-    #: game this is the bare ``raw_env``, and ``empire_envs.envs.<key>_env`` the wrapped factory
+    #: the game's env class, ``empire_envs.envs.<class_name>`` (written out there for the games of
+    #: this package, built for a game added with ``register_game``); for a PettingZoo game this is
+    #: the bare ``raw_env``, and ``empire_envs.envs.<key>_env`` the wrapped factory
     class_name: str
     #: the game's registered ids, the first one the main benchmark
     variants: tuple[Variant, ...]
-    #: the game's own agents, name -> ``"package.module:Class"`` (``random`` plays every game)
-    agents: Mapping[str, str] = field(default_factory=dict)
     #: the README's picture of the game (None: not shown)
     gallery: GalleryShot | None = None
     #: the peer env the speed benchmark compares this game with (a name in ``bench_speed``)
@@ -83,7 +91,6 @@ class GameEntry:
             raise ValueError(f"api must be one of {APIS}, got {self.api!r}")
         if not self.variants:
             raise ValueError(f"game {self.key!r} registers no id")
-        object.__setattr__(self, "agents", MappingProxyType(dict(self.agents)))
 
     @property
     def entry_point(self) -> str:
@@ -114,13 +121,6 @@ class EnvEntry:
 
 APIS = ("gymnasium", "pettingzoo")
 
-_HEURISTIC_ISMCTS = {"ismcts": "empire_envs.agents.ismcts:ISMCTSAgent"}
-_PILLARS_AGENTS = {
-    "heuristic": "empire_envs.agents.pillars_heuristic:PillarsHeuristicAgent",
-    **_HEURISTIC_ISMCTS,
-    "heuristic-ismcts": "empire_envs.agents.pillars_heuristic:HeuristicISMCTSAgent",
-}
-
 #: The one table of games; ``ENTRIES`` (every registered id) is derived from it.
 GAMES: tuple[GameEntry, ...] = (
     GameEntry(
@@ -137,11 +137,6 @@ GAMES: tuple[GameEntry, ...] = (
                 "Empire solo where units may merge while a battle waits",
             ),
         ),
-        agents={
-            "heuristic": "empire_envs.agents.solo_heuristic:HeuristicSoloAgent",
-            "search": "empire_envs.agents.solo_search:SoloSearchAgent",
-            "clairvoyant": "empire_envs.agents.solo_clairvoyant:ClairvoyantSoloAgent",
-        },
         gallery=GalleryShot(seed=3, steps=12),
         speed_peer="pz_connect_four",
         rules_page="docs/rules/solo.md",
@@ -156,14 +151,6 @@ GAMES: tuple[GameEntry, ...] = (
             Variant("EmpireSolitaire-v0", {}, "Empire Solitaire, as ruled"),
             Variant("EmpireSolitaireShaped-v0", {"shaping": 0.02}, "Empire Solitaire with a small reward per capture"),
         ),
-        agents={
-            "heuristic": "empire_envs.agents.solitaire:GreedySolitaireAgent",
-            "greedy": "empire_envs.agents.solitaire:GreedySolitaireAgent",
-            "reveal-greedy": "empire_envs.agents.solitaire:RevealThenGreedyAgent",
-            "reveal-solve": "empire_envs.agents.solitaire:RevealThenSolveAgent",
-            "solver": "empire_envs.agents.solitaire:SolverAgent",
-            "optimal": "empire_envs.agents.solitaire:OptimalSolitaireAgent",
-        },
         gallery=GalleryShot(seed=5, steps=4),
         speed_peer="pz_connect_four",
         rules_page="docs/rules/solitaire.md",
@@ -196,7 +183,6 @@ GAMES: tuple[GameEntry, ...] = (
                 "Pillars, unofficial two-player game, 2 packs",
             ),
         ),
-        agents=_PILLARS_AGENTS,
         gallery=GalleryShot(seed=1, steps=40),
         speed_peer="pz_texas_holdem",
         rules_page="docs/rules/pillars.md",
@@ -214,8 +200,6 @@ GAMES: tuple[GameEntry, ...] = (
                 "Pillars' Emperor Overlord series: games until one player has won with all three empires",
             ),
         ),
-        # the campaign plays Pillars games: the same agents play its current game
-        agents=_PILLARS_AGENTS,
         rules_page="docs/rules/pillars.md",
         env_name="pillars_campaign_v0",
     ),
@@ -240,7 +224,6 @@ GAMES: tuple[GameEntry, ...] = (
             ),
             Variant("MapDuelB15-v0", {"board_size": 15}, "Map Duel on a 15 x 15 board"),
         ),
-        agents={"heuristic": "empire_envs.agents.map_duel_heuristic:MapDuelHeuristicAgent", **_HEURISTIC_ISMCTS},
         gallery=GalleryShot(seed=2, steps=40),
         speed_peer="pz_connect_four",
         rules_page="docs/rules/map_duel.md",
@@ -279,7 +262,6 @@ GAMES: tuple[GameEntry, ...] = (
                 "Empires and Generals, 4 players, Slaughterhouse",
             ),
         ),
-        agents={"heuristic": "empire_envs.agents.generals_heuristic:GeneralsHeuristicAgent", **_HEURISTIC_ISMCTS},
         gallery=GalleryShot(seed=4, steps=60),
         speed_peer="pz_texas_holdem",
         rules_page="docs/rules/generals.md",
@@ -311,16 +293,26 @@ def all_entries() -> tuple[EnvEntry, ...]:
     return ENTRIES + tuple(item for game in _EXTRA_GAMES for item in _entries_of(game))
 
 
-def game_entry(key_or_name: str) -> GameEntry:
-    """The ``GameEntry`` of a game by its key (``"solo"``) or display name (``"Empire solo"``)."""
+def game_entry(key: str) -> GameEntry:
+    """The ``GameEntry`` of the game ``key`` (``"solo"``)."""
     for game in all_games():
-        if game.key == key_or_name:
-            return game
-    for game in all_games():
-        if game.load().name == key_or_name:
+        if game.key == key:
             return game
     known = ", ".join(game.key for game in all_games())
-    raise KeyError(f"unknown game {key_or_name!r}; games: {known}")
+    raise KeyError(f"unknown game {key!r}; games: {known}")
+
+
+def find_game(key_or_id: str) -> GameEntry | None:
+    """The ``GameEntry`` of a game named by its key (``"map_duel"``) or one of its registered
+    ids (``"empire_envs/MapDuel-v0"``, or ``"MapDuel-v0"`` without the namespace); None for any
+    other name (an env of another package). Imports no game."""
+    for game in all_games():
+        if game.key == key_or_id:
+            return game
+    for item in all_entries():
+        if key_or_id in (item.env_id, item.env_id.removeprefix(f"{NAMESPACE}/")):
+            return game_entry(item.game)
+    return None
 
 
 def game_of_state(state: Any) -> Any:
@@ -334,8 +326,9 @@ def game_of_state(state: Any) -> Any:
 
 def register_game(game: GameEntry) -> None:
     """Add a game that lives outside this package (its ``game`` path names your own module) and
-    register its ids; everything that iterates the registry (envs, agents, benchmarks) then knows
-    it. Registering the same key twice is an error."""
+    register its ids; everything that iterates the registry (envs, benchmarks) then knows it, and
+    ``empire_envs.agents.registry.register_agents`` names its agents. Registering the same key
+    twice is an error."""
     if not isinstance(game, GameEntry):
         raise TypeError(f"expected a GameEntry, got {type(game).__name__}")
     if any(known.key == game.key for known in all_games()):
@@ -420,7 +413,8 @@ def _vector_creator(env_id: str) -> Any:
 
 def make_twin_vec(env_id: str, num_envs: int = 1, **kwargs: Any) -> Any:
     """``empire_envs.jax.make_vec(env_id, num_envs, **kwargs)``, imported only when called (it
-    needs jax), with a clear error when jax is missing."""
+    needs jax), with a clear error when jax is missing. The ids' vector entry point: named by a
+    string, as Gymnasium names entry points, since ``empire_envs.jax`` is a layer above."""
     try:
         factory = _load("empire_envs.jax:make_vec")
     except ImportError as error:  # names the extra; say what else the user can do

@@ -48,10 +48,10 @@ def _digest(previous: bytes, *parts: Any) -> bytes:
 
 
 def _heuristic(env: Any, seed: int) -> Any:
-    from empire_envs.agents import make_agent
-    from empire_envs.agents.base import game_name
+    from empire_envs.agents.base import game_key as key_of_game
+    from empire_envs.agents.base import make_agent
 
-    return make_agent("heuristic", game_name(env, ""), seed=seed)
+    return make_agent("heuristic", key_of_game(env, ""), seed=seed)
 
 
 def _gym_steps(env_id: str, policy: str, seed: int) -> Iterator[tuple[Any, ...]]:

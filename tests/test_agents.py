@@ -11,10 +11,11 @@ import empire_envs
 from empire_envs.adapters.single_agent import AECSingleAgentEnv
 from empire_envs.agents import agent_names, make_agent
 from empire_envs.agents.base import game_agents
+from empire_envs.agents.registry import GAME_AGENTS, register_agents
 from empire_envs.registry import GAMES, NAMESPACE, game_entry
 
-#: game name -> (env id of its main variant, api), from the registry's game table
-GAME_ENV = {game.load().name: (f"{NAMESPACE}/{game.variants[0].name}", game.api) for game in GAMES}
+#: game key -> (env id of its main variant, api), from the registry's game table
+GAME_ENV = {game.key: (f"{NAMESPACE}/{game.variants[0].name}", game.api) for game in GAMES}
 
 #: settings that cut a multiplayer game short, so that search agents finish three of them
 #: quickly; each game gets those its config has (a campaign also caps its number of games)
@@ -24,21 +25,47 @@ CASES = [(game, name) for game in sorted(GAME_ENV) for name in agent_names(game)
 
 
 def test_every_game_has_its_own_heuristic_agent():
-    for name in GAME_ENV:
-        assert "heuristic" in game_agents(name), f"{name} has no heuristic agent"
-    assert {"Empire solo", "Empire Solitaire", "Pillars", "Pillars campaign"} <= set(GAME_ENV)
+    for key in GAME_ENV:
+        assert "heuristic" in game_agents(key), f"{key} has no heuristic agent"
+    assert {"solo", "solitaire", "pillars", "pillars_campaign"} <= set(GAME_ENV)
 
 
-def short_settings(game_name: str) -> dict[str, int]:
+def test_the_agents_table_names_the_games_of_the_game_table():
+    assert set(GAME_AGENTS) == set(GAME_ENV)
+
+
+def test_a_game_is_named_by_its_key_or_an_env_id_never_its_display_name():
+    for key, (env_id, _) in GAME_ENV.items():
+        by_key = agent_names(key)
+        assert agent_names(env_id) == agent_names(env_id.removeprefix(f"{NAMESPACE}/")) == by_key
+        display_name = game_entry(key).load().name
+        if display_name != key:
+            assert agent_names(display_name) == ["random"]
+    with pytest.raises(ValueError, match="'Map Duel' is no registered game key or env id"):
+        make_agent("heuristic", "Map Duel")
+
+
+def test_register_agents_refuses_unknown_games_and_taken_names():
+    with pytest.raises(KeyError, match="no_such_game"):
+        register_agents("no_such_game", {"mine": "tests.test_agents:Nothing"})
+    for taken in ("heuristic", "random", "ppo"):
+        with pytest.raises(ValueError, match="already"):
+            register_agents("solo", {taken: "tests.test_agents:Nothing"})
+    with pytest.raises(ValueError, match="':'"):
+        register_agents("solo", {"a:b": "tests.test_agents:Nothing"})
+    assert agent_names("solo") == ["random", *GAME_AGENTS["solo"]]
+
+
+def short_settings(key: str) -> dict[str, int]:
     """The ``SHORT_SETTINGS`` that the game's config has; ``length_limit`` always (a game without
     it would run to its full length and slow every search agent's test)."""
-    fields = {field.name for field in dataclasses.fields(game_entry(game_name).load().config_class)}
-    assert "length_limit" in fields, f"{game_name} has no length_limit to cut its games short"
-    return {key: value for key, value in SHORT_SETTINGS.items() if key in fields}
+    fields = {field.name for field in dataclasses.fields(game_entry(key).load().config_class)}
+    assert "length_limit" in fields, f"{key} has no length_limit to cut its games short"
+    return {name: value for name, value in SHORT_SETTINGS.items() if name in fields}
 
 
-def _multiplayer_env(game_name: str, env_id: str) -> AECSingleAgentEnv:
-    env = empire_envs.make(env_id, **short_settings(game_name))
+def _multiplayer_env(key: str, env_id: str) -> AECSingleAgentEnv:
+    env = empire_envs.make(env_id, **short_settings(key))
     return AECSingleAgentEnv(env, learner_seat="all", illegal_action="raise")
 
 

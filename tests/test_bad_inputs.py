@@ -5,8 +5,9 @@ For each id of ``empire_envs.registry.ENTRIES`` and each class of mistake: a cal
 dict, and a reset option value of the wrong kind. Each must raise its clear exception type, and
 the env must then be exactly where it was: the same legal actions and observation, and a legal
 step that gives what a twin env that never saw the mistake gives. Ids added to the registry get
-these tests without any change here; a new game needs a row in ``VALID_OPTIONS``, a new reset
-option an entry in ``OPTION_KINDS`` (a test below says so).
+these tests without any change here: the valid value of each reset option is the game's own
+``Game.example_reset_options``; a new kind of reset option needs an entry in ``OPTION_KINDS`` (a
+test below says so).
 
 The option checks themselves (``empire_envs.core.options``) are tested at the end, with
 hypothesis drawing arbitrary bad values.
@@ -215,33 +216,14 @@ def test_reset_options_that_are_not_a_dict_raise_type_error(entry, how, options)
 #: one deck id per seat) or "seat" (a seat index)
 OPTION_KINDS = {"deck": "list", "decks": "list", "first_player": "seat"}
 
-GENERALS_DECK_IDS = ("egypt", "franks", "mongols", "rome")
-
-
-def _pillars_deck(config) -> list[int]:
-    from empire_envs.games.pillars.state import full_deck_counts
-
-    return [kind for kind, count in enumerate(full_deck_counts(config)) for _ in range(count)]
-
-
-#: game name -> config -> a value of each reset option that the game accepts; the bad values below
-#: are these with a wrong type, so a check that coerces (int("7"), int(7.0)) would let them through
-VALID_OPTIONS: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "Empire solo": lambda config: {"deck": list(range(NUM_CARDS))},
-    "Empire Solitaire": lambda config: {"deck": list(range(18))},
-    "Pillars": lambda config: {"deck": _pillars_deck(config), "first_player": 0},
-    "Pillars campaign": lambda config: {"deck": _pillars_deck(config), "first_player": 0},
-    "Map Duel": lambda config: {"deck": list(range(36))},
-    "Empires and Generals": lambda config: {
-        "decks": list(GENERALS_DECK_IDS[: config.num_players]),
-        "first_player": 0,
-    },
-}
-
 
 def valid_options(entry) -> dict[str, Any]:
+    """A value of each reset option that the game accepts, from the game's own record
+    (``Game.example_reset_options``); the bad values below are these with a wrong type, so a
+    check that coerces (int("7"), int(7.0)) would let them through."""
     env = raw_env(entry)
-    return VALID_OPTIONS[env.game.name](env.config)
+    example = env.game.example_reset_options
+    return example(env.config) if example is not None else {}
 
 
 def bad_list_values(valid: list[Any]) -> list[tuple[str, Any]]:
@@ -302,11 +284,12 @@ def _bad_option_cases() -> list[Any]:
 def test_every_reset_option_has_a_kind_and_a_valid_value():
     for entry in ENTRIES:
         game = game_of(entry)
-        assert game.name in VALID_OPTIONS, f"add the game {game.name!r} to VALID_OPTIONS"
+        if game.reset_options:
+            assert game.example_reset_options is not None, f"{entry.game}: the Game record needs example_reset_options"
         valid = valid_options(entry)
+        assert set(valid) == set(game.reset_options), f"{entry.game}: example_reset_options gives {sorted(valid)}"
         for option in game.reset_options:
-            assert option in OPTION_KINDS, f"add {game.name}'s reset option {option!r} to OPTION_KINDS"
-            assert option in valid, f"add a valid {option!r} to VALID_OPTIONS[{game.name!r}]"
+            assert option in OPTION_KINDS, f"add {entry.game}'s reset option {option!r} to OPTION_KINDS"
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.env_id.split("/")[1] for e in ENTRIES])

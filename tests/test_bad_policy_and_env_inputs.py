@@ -233,7 +233,7 @@ def test_a_policy_refuses_a_variant_with_other_rules():
 
 
 def test_a_policy_refuses_a_variant_given_as_env_kwargs(good):
-    agent = make_agent(f"jaxppo:{good}", "Empire solo")
+    agent = make_agent(f"jaxppo:{good}", "solo")
     env = gym.make(SOLO, merge_in_battle=True)
     agent.check_spaces(env.observation_space, env.action_space)  # the same shapes
     observation, info = env.reset(seed=0)
@@ -245,7 +245,7 @@ def test_a_policy_refuses_a_variant_given_as_env_kwargs(good):
 
 def test_a_policy_trained_with_a_variant_refuses_the_plain_game(tmp_path):
     path = random_policy_file(tmp_path / "merge.npz", env_id="empire_envs/EmpireSoloMergeInBattle-v0")
-    agent = make_agent(f"jaxppo:{path}", "Empire solo")
+    agent = make_agent(f"jaxppo:{path}", "solo")
     with pytest.raises(ValueError, match="EmpireSoloMergeInBattle-v0"):
         agent.check_env(gym.make(SOLO))
     agent.check_env(gym.make("empire_envs/EmpireSolo-v0", merge_in_battle=True))  # the same rules
@@ -271,7 +271,7 @@ def test_a_different_length_limit_warns_but_plays(tmp_path):
 def test_a_policy_without_an_env_id_warns_and_plays(tmp_path, good):
     old = with_metadata(tmp_path / "old.npz", good, env_id=None, env_kwargs=None)
     with pytest.warns(UserWarning, match="records no env id"):
-        agent = make_agent(f"jaxppo:{old}", "Empire solo")
+        agent = make_agent(f"jaxppo:{old}", "solo")
     env = gym.make(SOLO)
     agent.check_spaces(env.observation_space, env.action_space)
     observation, info = env.reset(seed=0)
@@ -280,7 +280,7 @@ def test_a_policy_without_an_env_id_warns_and_plays(tmp_path, good):
 
 def test_a_policy_of_an_unknown_env_id_warns(tmp_path):
     path = random_policy_file(tmp_path / "foreign.npz", env_id="other_package/Game-v3")
-    agent = make_agent(f"jaxppo:{path}", "Empire solo")
+    agent = make_agent(f"jaxppo:{path}", "solo")
     with pytest.warns(UserWarning, match="other_package/Game-v3"):
         agent.check_env(gym.make(SOLO))
 
@@ -288,7 +288,7 @@ def test_a_policy_of_an_unknown_env_id_warns(tmp_path):
 def test_a_policy_refuses_a_game_given_by_name_only(good):
     """Where only the game's name reaches the agent (``make_agent``), it is checked against the
     game the file's env id plays."""
-    agent = make_agent(f"jaxppo:{good}", "Empire Solitaire")
+    agent = make_agent(f"jaxppo:{good}", "solitaire")
     env = gym.make(SOLO)  # Empire solo's spaces: the shapes agree, the game named does not
     with pytest.raises(ValueError, match="Empire Solitaire"):
         agent.check_spaces(env.observation_space, env.action_space)
@@ -311,7 +311,7 @@ def test_the_shipped_policies_play_their_ids_without_a_warning():
 
 def test_ppo_given_a_policy_npz_says_use_jaxppo():
     with pytest.raises(ValueError, match="jaxppo:") as error:
-        make_agent(f"ppo:{SHIPPED_SOLO}", "Empire solo")
+        make_agent(f"ppo:{SHIPPED_SOLO}", "solo")
     assert str(SHIPPED_SOLO) in str(error.value)
 
 
@@ -319,7 +319,7 @@ def test_ppo_given_a_renamed_npz_says_use_jaxppo(tmp_path, good):
     renamed = tmp_path / "model.zip"
     renamed.write_bytes(good.read_bytes())
     with pytest.raises(ValueError, match="jaxppo:"):
-        make_agent(f"ppo:{renamed}", "Empire solo")
+        make_agent(f"ppo:{renamed}", "solo")
 
 
 @pytest.mark.parametrize("content", [b"", b"not a zip at all\n", b"PK\x03\x04truncated"])
@@ -327,7 +327,7 @@ def test_ppo_given_a_file_that_is_not_a_model_names_it(tmp_path, content):
     path = tmp_path / "model.zip"
     path.write_bytes(content)
     with pytest.raises(ValueError) as error:
-        make_agent(f"ppo:{path}", "Empire solo")
+        make_agent(f"ppo:{path}", "solo")
     assert str(path) in str(error.value) and "MaskablePPO" in str(error.value)
 
 
@@ -336,7 +336,7 @@ def test_ppo_given_a_zip_that_is_not_a_model_names_it(tmp_path):
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("readme.txt", "hello")
     with pytest.raises(ValueError) as error:
-        make_agent(f"ppo:{path}", "Empire solo")
+        make_agent(f"ppo:{path}", "solo")
     assert str(path) in str(error.value) and "MaskablePPO" in str(error.value)
 
 
@@ -347,7 +347,7 @@ def test_ppo_given_a_model_with_corrupted_data_names_it(tmp_path):
         archive.writestr("data", "{not json")
         archive.writestr("policy.pth", b"\x00\x01")
     with pytest.raises(ValueError) as error:
-        make_agent(f"ppo:{path}", "Empire solo")
+        make_agent(f"ppo:{path}", "solo")
     assert str(path) in str(error.value)
 
 

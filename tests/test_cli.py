@@ -81,10 +81,11 @@ def test_help(command: list[str]) -> None:
             assert f"    {name}" in result.stdout, f"--help does not list {name}"
 
 
-#: the commands that run the experiments (the scripts of experiments/ call them)
+#: the commands that run the experiments (the scripts of experiments/ call them; build_docs.py
+#: runs docs/tools/build_site.py, a tool of the repository: tests/test_docs_site.py)
 EXPERIMENT_COMMANDS = [
     "evaluate", "benchmark", "bench", "solvability", "fair-optimum", "deck-balance", "train", "imitate", "demo",
-    "train-rllib", "gallery", "docs",
+    "train-rllib", "gallery",
 ]
 
 
@@ -111,7 +112,6 @@ def test_experiment_command_help(command: str, capsys: pytest.CaptureFixture[str
         (["train", "--set", "ppo.learnin_rate=1"], "unknown config key 'ppo.learnin_rate'"),
         (["imitate", "--env", "empire_envs/EmpireSolo-v0", "--teacher", "greedy", "--epochs", "0", "--out", "x"],
          "at least 1"),
-        (["docs", "--root", "no/such/checkout"], "not a checkout of empire_envs"),
     ],
 )
 def test_experiment_commands_bad_input_is_one_line_and_status_2(

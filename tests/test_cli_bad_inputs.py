@@ -233,7 +233,6 @@ def test_a_folder_nobody_can_write_in_is_refused_even_for_root() -> None:
         ["benchmark", "--env", SOLO, "--out", "a_file"],
         ["deck-balance", "--out", "a_file"],
         ["gallery", "--out", "a_file"],
-        ["docs", "--out", "a_file"],
         ["train-rllib", "--env", SOLO, "--out", "keep"],
     ],
     ids=lambda argv: argv[0],
@@ -244,14 +243,6 @@ def test_an_output_folder_that_cannot_be_used_is_refused_first(
     before = snapshot(user_files)
     status, err = run_cli(argv, capsys)
     assert_one_line_error(argv[0], status, err)
-    assert snapshot(user_files) == before
-
-
-def test_docs_never_empties_a_folder_it_did_not_write(user_files: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = Path(__file__).resolve().parents[1]
-    before = snapshot(user_files)
-    status, err = run_cli(["docs", "--out", "keep", "--root", str(root)], capsys)
-    assert_one_line_error("docs", status, err, "not a tree this command wrote", "nothing was changed")
     assert snapshot(user_files) == before
 
 

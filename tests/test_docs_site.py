@@ -1,5 +1,9 @@
-"""The documentation site: the generated Markdown tree builds with ``mkdocs build --strict``
-without a warning, with a page for every registered env id and every rules page."""
+"""The documentation site: the Markdown tree that ``docs/tools/build_site.py`` generates builds
+with ``mkdocs build --strict`` without a warning, with a page for every registered env id and
+every rules page; the tool refuses a bad ``--out`` or ``--root`` in one line, touching nothing.
+
+The tool is a script of the repository, not a module of the package, so it runs as ``make docs``
+runs it: ``python docs/tools/build_site.py``, in a process of its own."""
 
 from __future__ import annotations
 
@@ -12,16 +16,23 @@ from pathlib import Path
 
 import pytest
 
-from empire_envs.cli import main as cli_main
-from empire_envs.cli.docs_site import build
 from empire_envs.registry import ENTRIES, GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = sorted((ROOT / "docs" / "rules").glob("*.md"))
+TOOL = ROOT / "docs" / "tools" / "build_site.py"
 
 
-def _generate(out: Path) -> None:
-    build(out, ROOT)
+def _run_tool(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python docs/tools/build_site.py ARGS`` in ``cwd``."""
+    return subprocess.run([sys.executable, str(TOOL), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def _generate(out: Path) -> str:
+    """Build the tree of this checkout into ``out``; the tool's output."""
+    result = _run_tool("--root", str(ROOT), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
 
 
 def test_generated_tree_has_every_page(tmp_path: Path) -> None:
@@ -51,11 +62,49 @@ def test_generated_tree_has_every_page(tmp_path: Path) -> None:
     assert not re.search(r"(?m)^:::", api), "a ::: directive of docs/site_src/api.md was left"
 
 
-def test_docs_command_writes_the_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_build_site_writes_the_tree_and_replaces_its_own(tmp_path: Path) -> None:
     out = tmp_path / "src"
-    assert cli_main(["docs", "--root", str(ROOT), "--out", str(out)]) == 0
-    assert f"({len(ENTRIES)} environment pages) to {out}" in capsys.readouterr().out
+    assert f"({len(ENTRIES)} environment pages) to {out}" in _generate(out)
     assert (out / ".nav.json").is_file()
+    (out / "stale.md").write_text("left by an earlier build\n")
+    _generate(out)  # a tree the tool wrote (it holds .nav.json) is replaced
+    assert not (out / "stale.md").exists()
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder``: its bytes and modification time."""
+    return {
+        str(path.relative_to(folder)): (path.read_bytes(), path.stat().st_mtime_ns)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--out", "a_file"], ["a_file"]),
+        (["--out", "keep", "--root", str(ROOT)], ["not a tree this command wrote", "nothing was changed"]),
+        (["--out", "new", "--root", "no/such/checkout"], ["not a checkout of empire_envs"]),
+    ],
+    ids=["out-is-a-file", "out-holds-other-files", "root-is-no-checkout"],
+)
+def test_build_site_never_empties_a_folder_it_did_not_write(
+    tmp_path: Path, args: list[str], fragments: list[str]
+) -> None:
+    """A plain file, a folder of a user's files (no ``.nav.json``) or a folder that is no checkout:
+    exit status 2, one line naming the problem, and every file as it was."""
+    (tmp_path / "keep").mkdir()
+    (tmp_path / "keep" / "notes.txt").write_text("my notes\n")
+    (tmp_path / "a_file").write_text("data\n")
+    before = snapshot(tmp_path)
+    result = _run_tool(*args, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("build_site.py: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, result.stderr)
+    assert snapshot(tmp_path) == before
 
 
 @pytest.mark.skipif(

@@ -34,11 +34,12 @@ def bench():
 # --------------------------------------------------------------------------- the scripts
 
 
-#: the command each script of experiments/ runs
+#: the command each script of experiments/ runs: a ``python -m empire_envs`` command, or (a path)
+#: a tool of the repository, run as a script of its own
 SCRIPT_COMMANDS = {
     "bench_speed": "bench",
     "benchmark": "benchmark",
-    "build_docs": "docs",
+    "build_docs": "docs/tools/build_site.py",
     "deck_balance": "deck-balance",
     "demo": "demo",
     "evaluate": "evaluate",
@@ -56,15 +57,16 @@ def test_every_script_is_listed():
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
-def test_scripts_are_thin_wrappers_of_the_commands(script, monkeypatch, capsys):
-    """Each script runs its ``python -m empire_envs`` command (its ``--help`` is the command's)
-    and holds no code of its own beyond the call."""
+def test_scripts_are_thin_wrappers_of_the_commands(script, monkeypatch, capfd):
+    """Each script runs its ``python -m empire_envs`` command or repository tool (its ``--help``
+    is the command's) and holds no code of its own beyond the call."""
     command = SCRIPT_COMMANDS[script.stem]
+    usage = Path(command).name if command.endswith(".py") else f"empire_envs {command}"
     monkeypatch.setattr(sys, "argv", [str(script), "--help"])
     with pytest.raises(SystemExit) as exit_info:
         runpy.run_path(str(script), run_name="__main__")
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.startswith(f"usage: empire_envs {command} ")
+    assert capfd.readouterr().out.startswith(f"usage: {usage} ")
     assert len(script.read_text().splitlines()) <= 45, f"{script.name} is more than a thin wrapper"
 
 

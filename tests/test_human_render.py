@@ -409,10 +409,10 @@ def test_generals_moves_are_named_in_full_with_their_targets() -> None:
     match = new_match(resolve_entry("empire_envs/Generals3p-v0"), 0, "ansi")
     config = match.state.config
     lay = generals_layout(config.pool.size, config.offsets)
-    attack = lay.attack_index(2, 1, 0)
+    attack = lay.index(GeneralsKind.ATTACK, 2, 1, 0)
     assert move_name(match, 2, attack, 0) == "ATTACK u2 -> +1 BF (+1 is you)"
     assert move_name(match, 1, attack, 0) == "ATTACK u2 -> +1 BF (+1 is player_2)"
-    target = lay.start[GeneralsKind.TARGET_PLAYER] + 1  # TARGET_PLAYER +2
+    target = lay.index(GeneralsKind.TARGET_PLAYER, 2)
     assert move_name(match, 1, target, 0) == "TARGET_PLAYER +2 (+2 is you)"
     for action in match.legal_actions():  # declaring, drawing, playing: named as the game names them
         assert move_name(match, match.seat, action, 0) == match.action_name(action)

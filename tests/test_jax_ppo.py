@@ -207,7 +207,7 @@ def test_the_saved_policy_reloads_and_numpy_plays_as_the_network(trainer, start,
 
     expected = np.asarray(masked_logits(logits, masks).argmax(axis=1))
     assert np.array_equal(policy.greedy(observations, masks), expected)
-    agent = make_agent(f"jaxppo:{run[0] / 'policy.npz'}", "Empire solo")
+    agent = make_agent(f"jaxppo:{run[0] / 'policy.npz'}", "solo")
     played = [agent.act(o, m) for o, m in zip(observations[:20], masks[:20].astype(np.int8), strict=True)]
     assert played == list(expected[:20])
 
@@ -234,7 +234,7 @@ def test_a_policy_fed_the_mask_trains_saves_and_plays_the_same_in_numpy(tmp_path
     logits, _ = trainer.forward(runner.params, inputs)
     np.testing.assert_allclose(policy.logits(inputs), np.asarray(logits), rtol=1e-5, atol=1e-6)
     expected = np.asarray(masked_logits(logits, masks).argmax(axis=1))
-    agent = make_agent(f"jaxppo:{path}", "Empire solo")
+    agent = make_agent(f"jaxppo:{path}", "solo")
     # the agent gets the bare observation and the mask, as every agent does, and builds the input
     played = [agent.act(i[:207], m) for i, m in zip(inputs[:20], masks[:20].astype(np.int8), strict=True)]
     assert played == list(expected[:20])
@@ -245,7 +245,7 @@ def test_a_policy_fed_the_mask_trains_saves_and_plays_the_same_in_numpy(tmp_path
 
 
 def test_the_agent_plays_a_whole_game_through_gymnasium_make(run):
-    agent = make_agent(f"jaxppo:{run[0] / 'policy.npz'}", "Empire solo")
+    agent = make_agent(f"jaxppo:{run[0] / 'policy.npz'}", "solo")
     env = gym.make(SOLO)  # an illegal action raises here: finishing the game proves every move legal
     agent.check_spaces(env.observation_space, env.action_space)
     observation, info = env.reset(seed=0)
@@ -343,26 +343,26 @@ def test_policy_file_errors_are_clear(tmp_path):
     np.savez(tmp_path / "bent.npz", **entries)
     with pytest.raises(ValueError, match="actor layer 1 has shapes"):
         policy_files.load_policy(tmp_path / "bent.npz")
-    agent = make_agent(f"jaxppo:{good}", "Empire Solitaire")
+    agent = make_agent(f"jaxppo:{good}", "solitaire")
     solitaire = gym.make("empire_envs/EmpireSolitaire-v0")
     with pytest.raises(ValueError, match="trained on empire_envs/EmpireSolo-v0"):
         agent.check_spaces(solitaire.observation_space, solitaire.action_space)
     with pytest.raises(ValueError, match="has 68 actions"):
         agent.act(np.zeros(326, dtype=np.float32), np.ones(136, dtype=np.int8))
     with pytest.raises(ValueError, match="names no file; write jaxppo:PATH"):
-        make_agent("jaxppo:", "Empire solo")
+        make_agent("jaxppo:", "solo")
     with pytest.raises(ValueError, match="write pretrained:ENV_ID"):
-        make_agent("pretrained:", "Empire solo")
+        make_agent("pretrained:", "solo")
 
 
 def test_pretrained_policies_load_by_env_id(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="no pretrained policy for 'NoSuchGame-v0'"):
-        make_agent("pretrained:NoSuchGame-v0", "Empire solo")
+        make_agent("pretrained:NoSuchGame-v0", "solo")
     random_policy_file(tmp_path / "EmpireSolo-v0.npz")
     monkeypatch.setattr(policy_files, "pretrained_folder", lambda: tmp_path)
     assert policy_files.pretrained_names() == ["EmpireSolo-v0"]
     for spec in ("pretrained:EmpireSolo-v0", "pretrained:empire_envs/EmpireSolo-v0"):
-        agent = make_agent(spec, "Empire solo")
+        agent = make_agent(spec, "solo")
         assert isinstance(agent, policy_files.JaxPPOAgent)
     from empire_envs.evaluation.evaluate import evaluate_agent
 
@@ -511,7 +511,7 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     shipped = policy_files.pretrained_names()
     assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0"]
     for name in shipped:
-        agent = make_agent(f"pretrained:{name}", "Empire solo" if "Solo" in name else "Empire Solitaire")
+        agent = make_agent(f"pretrained:{name}", "solo" if "Solo" in name else "solitaire")
         env = gym.make(agent.policy.metadata["env_id"], **agent.policy.metadata["env_kwargs"])
         observation, info = env.reset(seed=0)
         agent.reset(0)
@@ -521,9 +521,9 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
             observation, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         assert info["outcome"] in ("won", "lost", "truncated")
-    solo = make_agent("pretrained:EmpireSolo-v0", "Empire solo").policy.metadata
+    solo = make_agent("pretrained:EmpireSolo-v0", "solo").policy.metadata
     assert solo["env_id"] == "empire_envs/EmpireSolo-v0" and solo["timesteps"] == 20_021_248
     # Solitaire's: trained on the shaped variant (same spaces), fed the mask, 102M steps
-    solitaire = make_agent("pretrained:EmpireSolitaire-v0", "Empire Solitaire").policy.metadata
+    solitaire = make_agent("pretrained:EmpireSolitaire-v0", "solitaire").policy.metadata
     assert solitaire["env_id"] == "empire_envs/EmpireSolitaireShaped-v0" and solitaire["timesteps"] == 102_039_552
     assert solitaire["mask_in_observation"] is True

@@ -26,11 +26,12 @@ from empire_envs.core.errors import IllegalActionError  # noqa: E402
 from empire_envs.core.rng import PresetOrders  # noqa: E402
 from empire_envs.games.solitaire import jax_rules as solitaire_twin  # noqa: E402
 from empire_envs.games.solo import jax_rules as solo_twin  # noqa: E402
+from empire_envs.registry import entry  # noqa: E402
 
-from .jax_twins import Mismatch, agent_policy, play_lockstep, python_rules, random_policy  # noqa: E402
+from .jax_twins import Mismatch, agent_policy, play_lockstep, random_policy  # noqa: E402
 
 TWIN_IDS = empire_jax.twin_ids()
-SOLO_IDS = [env_id for env_id in TWIN_IDS if "Solitaire" not in env_id]
+SOLO_IDS = [env_id for env_id in TWIN_IDS if entry(env_id).game == "solo"]
 RANDOM_GAMES, AGENT_GAMES = 200, 100
 SOAK_GAMES = 20_000
 
@@ -39,9 +40,9 @@ def _agent(env_id: str):
     """The game's own strongest fair-or-oracle agent that wins often, to reach won endings."""
     from empire_envs.agents import make_agent
 
-    record, _ = python_rules(env_id)
-    name = "solver" if "Solitaire" in env_id else "heuristic"  # Solitaire's greedy play almost never wins
-    return agent_policy(lambda: make_agent(name, record.name))
+    game = entry(env_id).game
+    name = "solver" if game == "solitaire" else "heuristic"  # Solitaire's greedy play almost never wins
+    return agent_policy(lambda: make_agent(name, game))
 
 
 def test_every_one_seat_game_has_a_twin():

@@ -112,27 +112,27 @@ def test_the_bench_peer_rows_name_the_bench_extra(missing: str, row: str) -> Non
 
 
 def test_an_agent_is_found_by_the_env_id_too() -> None:
-    by_name = type(make_agent("heuristic", "Map Duel"))
+    by_name = type(make_agent("heuristic", "map_duel"))
     assert type(make_agent("heuristic", DUEL)) is by_name
     assert type(make_agent("heuristic", "MapDuel-v0")) is by_name
 
 
 def test_agent_settings_go_to_the_agents_that_take_them() -> None:
     settings = {"iterations": 3}
-    assert agent_settings("ismcts", "Map Duel", settings) == settings
-    assert agent_settings("heuristic", "Map Duel", settings) == {}
-    assert agent_settings("random", "Map Duel", settings) == {}
+    assert agent_settings("ismcts", "map_duel", settings) == settings
+    assert agent_settings("heuristic", "map_duel", settings) == {}
+    assert agent_settings("random", "map_duel", settings) == {}
 
 
 def test_benchmark_agent_kwarg_reaches_ismcts_and_leaves_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[str, dict, str | None, dict]] = []
-    real = benchmark.evaluate_agent
+    real = evaluate.evaluate_agent
 
     def spy(env, spec, episodes, seed=0, env_kwargs=None, opponent=None, agent_kwargs=None, opponent_kwargs=None):
         seen.append((spec, dict(agent_kwargs or {}), opponent, dict(opponent_kwargs or {})))
         return real(env, spec, episodes, seed, env_kwargs, opponent, agent_kwargs, opponent_kwargs)
 
-    monkeypatch.setattr(benchmark, "evaluate_agent", spy)
+    monkeypatch.setattr(benchmark.run, "evaluate_agent", spy)  # where run_benchmark looks it up
     duel = benchmark.EnvVariant(DUEL, {"length_limit": 4}, "duel")
     benchmark.run_benchmark([duel], ["heuristic", "ismcts"], [0], 1, opponent="ismcts", log=None,
                             agent_kwargs={"iterations": 2})  # fmt: skip

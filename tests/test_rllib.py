@@ -100,12 +100,12 @@ def test_wrappers_rename_keys_without_touching_our_envs():
 
 def test_solo_trains_saves_and_plays_legally(ray_local, tmp_path, monkeypatch):
     checkpoint = _train(build_ppo_config(SOLO, num_env_runners=0, **TINY), tmp_path / "solo", iterations=2)
-    agent = make_agent(f"rllib:{checkpoint}", "Empire solo")
+    agent = make_agent(f"rllib:{checkpoint}", "solo")
     _play_solo(agent, episodes=3)
     # a checkpoint named by a relative path, as the README's commands name it (RLlib's file
     # systems refuse a relative path: the agent resolves it first)
     monkeypatch.chdir(checkpoint.parent)
-    _play_solo(make_agent(f"rllib:{checkpoint.name}", "Empire solo"), episodes=1)
+    _play_solo(make_agent(f"rllib:{checkpoint.name}", "solo"), episodes=1)
 
 
 def test_the_training_log_gives_each_seats_return():
@@ -121,20 +121,20 @@ def test_map_duel_self_play_shared_policy(ray_local, tmp_path):
     config = build_ppo_config(DUEL, env_kwargs=DUEL_KWARGS, policy="shared", num_env_runners=1, **TINY)
     checkpoint = _train(config, tmp_path / "duel")
     assert (checkpoint / "learner_group" / "learner" / "rl_module" / "shared").is_dir()
-    agent = make_agent(f"rllib:{checkpoint}", "Map Duel")
-    _play_aec({"player_0": agent, "player_1": make_agent("random", "Map Duel", seed=0)}, episodes=2)
+    agent = make_agent(f"rllib:{checkpoint}", "map_duel")
+    _play_aec({"player_0": agent, "player_1": make_agent("random", "map_duel", seed=0)}, episodes=2)
     _play_aec({"player_0": agent, "player_1": agent}, episodes=1)
 
 
 def test_map_duel_per_seat_and_frozen_opponents(ray_local, tmp_path):
     config = build_ppo_config(DUEL, env_kwargs=DUEL_KWARGS, policy="per-seat", num_env_runners=0, **TINY)
     checkpoint = _train(config, tmp_path / "per_seat")
-    seats = {seat: make_agent(f"rllib:{checkpoint}#{seat}", "Map Duel") for seat in ("player_0", "player_1")}
+    seats = {seat: make_agent(f"rllib:{checkpoint}#{seat}", "map_duel") for seat in ("player_0", "player_1")}
     with pytest.raises(ValueError, match="pick one"):
-        make_agent(f"rllib:{checkpoint}", "Map Duel")
+        make_agent(f"rllib:{checkpoint}", "map_duel")
     _play_aec(seats, episodes=1)
     # against a frozen heuristic: single-agent training on one seat, the heuristic inside the env
     config = build_ppo_config(DUEL, env_kwargs=DUEL_KWARGS, opponents="heuristic", num_env_runners=0, **TINY)
     checkpoint = _train(config, tmp_path / "vs_heuristic")
-    agent = make_agent(f"rllib:{checkpoint}", "Map Duel")
-    _play_aec({"player_0": agent, "player_1": make_agent("heuristic", "Map Duel")}, episodes=1)
+    agent = make_agent(f"rllib:{checkpoint}", "map_duel")
+    _play_aec({"player_0": agent, "player_1": make_agent("heuristic", "map_duel")}, episodes=1)

@@ -32,7 +32,7 @@ from empire_envs.games.solo.state import KING_MODE, WON
 
 from .solo.helpers import build_state
 
-SOLO = "Empire solo"
+SOLO = "solo"
 #: games cut short (truncated after 60 draws) so that a whole game of the search takes little time
 SHORT = SoloConfig(length_limit=60)
 

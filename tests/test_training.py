@@ -209,7 +209,7 @@ def tiny_solo_model(tmp_path_factory):
 
 
 def test_ppo_agent_acts_legally_and_checks_shapes(tiny_solo_model):
-    agent = make_agent(f"ppo:{tiny_solo_model}", "Empire solo")
+    agent = make_agent(f"ppo:{tiny_solo_model}", "solo")
     rng = np.random.default_rng(0)
     for _ in range(50):
         mask = (rng.random(68) < 0.2).astype(np.int8)
@@ -224,9 +224,9 @@ def test_ppo_agent_acts_legally_and_checks_shapes(tiny_solo_model):
 
 def test_ppo_agent_spec_errors(tmp_path):
     with pytest.raises(ValueError, match="no saved model"):
-        make_agent(f"ppo:{tmp_path / 'nothing.zip'}", "Empire solo")
+        make_agent(f"ppo:{tmp_path / 'nothing.zip'}", "solo")
     with pytest.raises(ValueError, match="names no file"):
-        make_agent("ppo:", "Empire solo")
+        make_agent("ppo:", "solo")
 
 
 class ConstantFirstAgent(Agent):
@@ -237,13 +237,13 @@ class ConstantFirstAgent(Agent):
 
 
 def test_user_agent_by_import_path():
-    agent = make_agent("tests.test_training:ConstantFirstAgent", "Empire solo")
+    agent = make_agent("tests.test_training:ConstantFirstAgent", "solo")
     assert isinstance(agent, ConstantFirstAgent)
     assert agent.act(None, np.array([0, 0, 1, 1], dtype=np.int8)) == 2
     with pytest.raises(ValueError, match="not an empire_envs Agent"):
-        make_agent("tests.test_training:TINY_PPO", "Empire solo")
+        make_agent("tests.test_training:TINY_PPO", "solo")
     with pytest.raises(ValueError, match="cannot import agent"):
-        make_agent("tests.no_such_module:Agent", "Empire solo")
+        make_agent("tests.no_such_module:Agent", "solo")
 
 
 def test_demo_runs_with_a_tiny_budget(tmp_path, capsys):
@@ -316,9 +316,9 @@ def test_core_package_does_not_need_torch(tmp_path):
             env = empire_envs.make(item.env_id)
             env.reset(seed=0)
             make_agent("random", "any game")
-        make_agent("heuristic", "Empire solo")
+        make_agent("heuristic", "solo")
         try:
-            make_agent("ppo:" + sys.argv[1], "Empire solo")
+            make_agent("ppo:" + sys.argv[1], "solo")
         except ImportError as error:
             print("ppo needs:", error)
         print("torch-free")
@@ -398,7 +398,7 @@ def test_ppo_agent_rebuilds_the_input_its_run_used(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({
         "env_id": "empire_envs/EmpireSolitaire-v0", "env_kwargs": {},
         "mask_in_observation": True, "lookahead_features": True}))
-    agent = make_agent(f"ppo:{tmp_path / 'model.zip'}", "Empire Solitaire")
+    agent = make_agent(f"ppo:{tmp_path / 'model.zip'}", "solitaire")
     env = gymnasium.make("empire_envs/EmpireSolitaire-v0")
     agent.check_spaces(env.observation_space, env.action_space)
     obs, info = env.reset(seed=1)
@@ -412,7 +412,7 @@ def test_ppo_agent_rebuilds_the_input_its_run_used(tmp_path):
             break
     (tmp_path / "config.json").unlink()  # without its config the model's input is unexplained
     with pytest.raises(ValueError, match="trained on inputs of shape"):
-        make_agent(f"ppo:{tmp_path / 'model.zip'}", "Empire Solitaire").check_spaces(
+        make_agent(f"ppo:{tmp_path / 'model.zip'}", "solitaire").check_spaces(
             env.observation_space, env.action_space)
 
 
@@ -451,7 +451,7 @@ def test_imitate_collects_teacher_moves_and_fits_a_loadable_model(tmp_path, caps
                      "--episodes", "40", "--epochs", "2", "--out", str(out)]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert 0.0 <= summary["held_out_agreement"] <= 1.0 and summary["decisions"] >= 40
-    agent = make_agent(f"ppo:{out / 'model.zip'}", "Empire Solitaire")
+    agent = make_agent(f"ppo:{out / 'model.zip'}", "solitaire")
     assert evaluate.evaluate_agent("empire_envs/EmpireSolitaire-v0", f"ppo:{out / 'model.zip'}",
                                    5)["illegal"] == 0
     assert agent.policy is not None
@@ -463,7 +463,7 @@ def test_imitate_collects_teacher_moves_and_fits_a_loadable_model(tmp_path, caps
 def test_a_model_refuses_an_env_with_other_spaces(tiny_solo_model):
     import gymnasium
 
-    agent = make_agent(f"ppo:{tiny_solo_model}", "Empire solo")
+    agent = make_agent(f"ppo:{tiny_solo_model}", "solo")
     solo = gymnasium.make("empire_envs/EmpireSolo-v0")
     agent.check_spaces(solo.observation_space, solo.action_space)  # its own env: fine
     solitaire = gymnasium.make("empire_envs/EmpireSolitaire-v0")

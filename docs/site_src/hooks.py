@@ -1,6 +1,6 @@
 """MkDocs hook: splice the generated parts of the navigation into ``mkdocs.yml``'s ``nav``.
 
-``experiments/build_docs.py`` writes ``.nav.json`` into the source tree: for a page such as
+``docs/tools/build_site.py`` writes ``.nav.json`` into the source tree: for a page such as
 ``environments/index.md``, the pages that belong under it (one per registered env id, grouped by
 game). A nav entry ``Title: environments/index.md`` becomes the section ``Title`` holding that
 page (as "Overview") and the generated pages, so the nav follows the registry without editing
@@ -36,7 +36,7 @@ def on_config(config: Any) -> Any:
     if not path.is_file():
         raise PluginError(
             f"{path} is missing: generate the source tree first with "
-            f"`python experiments/build_docs.py --out {config['docs_dir']}`"
+            f"`python docs/tools/build_site.py --out {config['docs_dir']}`"
         )
     generated = json.loads(path.read_text(encoding="utf-8"))
     config["nav"] = _expand(config["nav"] or [], generated)

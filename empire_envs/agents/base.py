@@ -1,5 +1,9 @@
-"""Agents by name: the masked random agent for every game, each game's own agents from the
-registry's game table (``GameEntry.agents``), trained models from files, and your own classes.
+"""Agents by name: the masked random agent for every game, each game's own agents (the table of
+``empire_envs.agents.registry``), trained models from files, and your own classes.
+
+A game is named by its registry key (``"map_duel"``) or one of its env ids
+(``"empire_envs/MapDuel-v0"``, or ``"MapDuel-v0"``); ``game_key(env, fallback)`` gives the key of
+an env's game.
 """
 
 from __future__ import annotations
@@ -10,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.agent import Agent, RandomAgent, SeededAgent
-from ..registry import NAMESPACE, all_entries, all_games, game_entry
+from ..registry import find_game
+from .registry import AgentFactory, agents_of
 
 __all__ = [
     "FILE_AGENTS",
@@ -20,39 +25,34 @@ __all__ = [
     "agent_names",
     "agent_settings",
     "game_agents",
-    "game_name",
+    "game_key",
     "make_agent",
 ]
 
 
-def game_agents(game_name: str) -> dict[str, str]:
-    """A game's own agents, name -> ``"package.module:Class"``, found in the registry by one of
-    the game's registered env ids (``"empire_envs/MapDuel-v0"``, or without the namespace), its
-    key (``"map_duel"``) or its display name (``"Map Duel"``); empty for a game the registry does
-    not know (an env of another package)."""
-    for item in all_entries():
-        if game_name in (item.env_id, item.env_id.removeprefix(f"{NAMESPACE}/")):
-            return dict(game_entry(item.game).agents)
-    for game in all_games():
-        if game_name == game.key or game_name == game.load().name:
-            return dict(game.agents)
-    return {}
+def game_agents(game: str) -> dict[str, AgentFactory]:
+    """A game's own agents, name -> ``"package.module:Class"`` (or a callable), for the game named
+    by its key (``"map_duel"``) or one of its env ids (``"empire_envs/MapDuel-v0"``, or without
+    the namespace); empty for a game the registry does not know (an env of another package)."""
+    entry = find_game(game)
+    return agents_of(entry.key) if entry is not None else {}
 
 
-def game_name(env: Any, fallback: str) -> str:
-    """The name a game's agents are found by (``game_agents``): the env's game's own name, else
-    ``fallback`` (an env of another package has no agents of its own here)."""
-    game = getattr(getattr(env, "unwrapped", env), "game", None)
-    return str(getattr(game, "name", None) or fallback)
+def game_key(env: Any, fallback: str) -> str:
+    """The registry key of the game an env plays (its env class's ``game_key``: ``"solo"``), else
+    ``fallback``, e.g. the env id (an env of another package has no agents of its own here)."""
+    return str(getattr(getattr(env, "unwrapped", env), "game_key", None) or fallback)
 
 
-def agent_names(game_name: str) -> list[str]:
-    """The agent specs ``make_agent`` accepts for a game."""
-    return ["random", *game_agents(game_name)]
+def agent_names(game: str) -> list[str]:
+    """The agent specs ``make_agent`` accepts for a game (its key or an env id)."""
+    return ["random", *game_agents(game)]
 
 
-def _load(path: str) -> Any:
-    module, _, attribute = path.partition(":")
+def _load(factory: AgentFactory) -> Any:
+    if not isinstance(factory, str):
+        return factory
+    module, _, attribute = factory.partition(":")
     return getattr(importlib.import_module(module), attribute)
 
 
@@ -68,13 +68,15 @@ FILE_AGENTS: dict[str, str] = {
 }
 #: what follows a prefix of ``FILE_AGENTS`` when it is not a path
 _FILE_AGENT_ARGUMENT = {"pretrained": "ENV_ID"}
-#: the prefixes of ``FILE_AGENTS`` whose agents also take ``game_name`` (the game they are made for,
-#: which they check against the game their file was trained on)
+#: the prefixes of ``FILE_AGENTS`` whose agents also take ``game`` (the key or env id of the game
+#: they are made for, which they check against the game their file was trained on)
 _FILE_AGENT_TAKES_GAME = frozenset({"jaxppo", "pretrained"})
 
 
-def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: Any) -> Agent:
-    """An agent from its spec.
+def make_agent(spec: str, game: str, seed: int | None = None, **settings: Any) -> Agent:
+    """An agent from its spec, for ``game``: a registry key (``"solo"``) or an env id
+    (``"empire_envs/EmpireSolo-v0"``; any id for an env of another package, which has only
+    ``random``, the file agents and your own classes).
 
     ``random`` for any game; one of the game's own names (``agent_names``); ``ppo:PATH`` for a
     MaskablePPO model saved by ``experiments/train.py`` (needs the ``train`` extra);
@@ -87,7 +89,7 @@ def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: A
         raise ValueError(f"agent {spec!r} takes no settings, got {sorted(settings)}")
     if spec == "random":
         return RandomAgent(seed)
-    own = game_agents(game_name)
+    own = game_agents(game)
     if spec in own:
         try:
             return _load(own[spec])(**settings)
@@ -100,25 +102,26 @@ def make_agent(spec: str, game_name: str, seed: int | None = None, **settings: A
                 f"agent spec {spec!r} names no file; write {prefix}:{_FILE_AGENT_ARGUMENT.get(prefix, 'PATH')}"
             )
         if prefix in _FILE_AGENT_TAKES_GAME:
-            return _load(FILE_AGENTS[prefix])(rest, game_name=game_name)
+            return _load(FILE_AGENTS[prefix])(rest, game=game)
         return _load(FILE_AGENTS[prefix])(rest)
     if sep and rest:  # module:Class, a top-level module or a dotted one
         return _load_user_agent(spec, settings)
+    unknown_game = "" if own or find_game(game) is not None else f" ({game!r} is no registered game key or env id)"
     raise ValueError(
-        f"unknown agent {spec!r} for {game_name!r}; known agents: "
-        f"{', '.join(agent_names(game_name))}, "
+        f"unknown agent {spec!r} for {game!r}{unknown_game}; known agents: "
+        f"{', '.join(agent_names(game))}, "
         f"{', '.join(p + ':' + _FILE_AGENT_ARGUMENT.get(p, 'PATH') for p in FILE_AGENTS)}, or package.module:ClassName"
     )
 
 
-def agent_settings(spec: str, game_name: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+def agent_settings(spec: str, game: str, settings: Mapping[str, Any]) -> dict[str, Any]:
     """The part of ``settings`` that ``spec``'s agent takes as keyword arguments: all of them for
     a class with ``**kwargs``, none for ``random`` and the file agents (``ppo:`` ...). A benchmark
     hands each agent its own part, so ``iterations=50`` reaches ISMCTS and leaves the heuristic
     alone."""
     if not settings or spec == "random" or spec.partition(":")[0] in FILE_AGENTS:
         return {}
-    own = game_agents(game_name)
+    own = game_agents(game)
     try:
         factory = _load(own[spec]) if spec in own else _load(spec) if ":" in spec else None
     except (ImportError, AttributeError):

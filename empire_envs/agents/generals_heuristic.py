@@ -118,15 +118,13 @@ class GeneralsHeuristicAgent(SeededAgent):
             return self._tactic(state, seat, legal)
         if phase == TARGET_PLAYER:
             return max(legal, key=lambda a: self._target_score(state, seat, a))
+        lay = rules.layout(state)
         if phase == TARGET_KIND:
-            lay = rules.layout(state)
-            return max(legal, key=lambda a: kingdom_card_worth(state, a - lay.target_kind))
+            return max(legal, key=lambda a: kingdom_card_worth(state, lay.decode(a).a))
         if phase == DISCARD_HAND:
-            lay = rules.layout(state)
-            return min(legal, key=lambda a: (state.tables.cost[a - lay.discard_hand], a))
+            return min(legal, key=lambda a: (state.tables.cost[lay.decode(a).a], a))
         if phase == REPLACE_GENERAL:
-            lay = rules.layout(state)
-            return min(legal, key=lambda a: unit_value(state, seat, a - lay.discard_unit))
+            return min(legal, key=lambda a: unit_value(state, seat, lay.decode(a).a))
         return self._pick(legal)
 
     def _pick(self, actions: list[int]) -> int:
@@ -180,7 +178,7 @@ class GeneralsHeuristicAgent(SeededAgent):
         return self._best(scored)
 
     def _target_score(self, state: GeneralsState, seat: int, action: int) -> float:
-        target = state.seat_at(seat, action - rules.layout(state).target_player + 1)
+        target = state.seat_at(seat, rules.layout(state).decode(action).a)
         return seat_score(state, target)
 
     def _attack(self, state: GeneralsState, seat: int, legal: list[int]) -> int:
@@ -191,11 +189,13 @@ class GeneralsHeuristicAgent(SeededAgent):
         movable = [
             a
             for a in legal
-            if lay.decode(a).kind is Kind.MOVE and (unit := player.units[a - lay.move]) is not None and unit.zone == WC
+            if (move := lay.decode(a)).kind is Kind.MOVE
+            and (unit := player.units[move.a]) is not None
+            and unit.zone == WC
         ]
         if movable and not state.attacked:
             guard = max(home, key=lambda u: rules.unit_life(state, seat, u), default=-1)
-            forward = [a for a in movable if a - lay.move != guard or len(home) > 2]
+            forward = [a for a in movable if lay.decode(a).a != guard or len(home) > 2]
             if forward:
                 return forward[0]
         attacks = [a for a in legal if lay.decode(a).kind is Kind.ATTACK]
@@ -213,7 +213,7 @@ class GeneralsHeuristicAgent(SeededAgent):
         assert battle is not None
         scored = []
         for action in legal:
-            blocker = -1 if action == rules.NO_BLOCK else action - lay.block
+            blocker = -1 if action == rules.NO_BLOCK else lay.decode(action).a
             scored.append((-block_cost(state, battle, blocker), action))
         return self._best(scored)
 
@@ -231,10 +231,10 @@ class GeneralsHeuristicAgent(SeededAgent):
                     lay, battle = rules.layout(after), after.battle
                     block = min(
                         rules.legal_actions(after),
-                        key=lambda a: block_cost(after, battle, -1 if a == rules.NO_BLOCK else a - lay.block),
+                        key=lambda a: block_cost(after, battle, -1 if a == rules.NO_BLOCK else lay.decode(a).a),
                     )
                     rules.apply_action(after, block, np.random.default_rng(0))
-            cost = 0.0 if action == rules.NO_TACTIC else 0.4 * state.tables.cost[action - rules.layout(state).play]
+            cost = 0.0 if action == rules.NO_TACTIC else 0.4 * state.tables.cost[rules.layout(state).decode(action).a]
             scored.append((evaluate(after, seat) - cost, action))
         return self._best(scored)
 

@@ -36,9 +36,10 @@ What is checked, each failure a ``ValueError`` that names the file and what is w
   rewards (``REWARD_SETTINGS``: a policy trained on ``EmpireSolitaireShaped-v0`` plays
   ``EmpireSolitaire-v0``, which is how the shipped Solitaire policy is meant) and those that only
   cut a game short (``LENGTH_SETTINGS``, a warning). Any other difference (``pretrained:EmpireSolo-v0``
-  on ``EmpireSoloMergeInBattle-v0``) refuses the policy. Where only the game's name reaches the
-  agent (``make_agent(spec, game_name)``), the name is checked against the game of the file's
-  ``env_id``; an ``env_id`` this package does not register is not checked (a warning says so).
+  on ``EmpireSoloMergeInBattle-v0``) refuses the policy. Where only the game reaches the agent
+  (``make_agent(spec, game)``: a registry key or an env id), it is checked against the game of
+  the file's ``env_id``; an ``env_id`` this package does not register is not checked (a warning
+  says so).
 """
 
 from __future__ import annotations
@@ -316,9 +317,7 @@ def trained_on(path: str | Path, metadata: Mapping[str, Any]) -> TrainedOn | Non
     env_kwargs = dict(metadata.get("env_kwargs") or {})
     settings = {key: value for key, value in {**item.kwargs, **env_kwargs}.items() if key not in ENV_SETTINGS}
     try:
-        with warnings.catch_warnings():  # a file written before an option was renamed
-            warnings.simplefilter("ignore", DeprecationWarning)
-            config = game.config_class(**settings)
+        config = game.config_class(**settings)
     except (TypeError, ValueError) as error:
         raise ValueError(
             f"the policy file {path} records env_kwargs {env_kwargs} that {item.env_id} refuses: {error}"
@@ -349,10 +348,8 @@ def describe_config(config: Any) -> str:
             continue
         for variant in game.variants:
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", DeprecationWarning)
-                    if record.config_class(**variant.kwargs) == config:
-                        return f"{NAMESPACE}/{variant.name}"
+                if record.config_class(**variant.kwargs) == config:
+                    return f"{NAMESPACE}/{variant.name}"
             except (TypeError, ValueError):
                 continue
         changed = config_differences(record.config_class(), config)
@@ -364,17 +361,17 @@ def describe_config(config: Any) -> str:
 class JaxPPOAgent(Agent):
     """Plays a policy file (module docstring): the most likely legal action, with numpy.
 
-    ``game_name`` is the name of the game the agent is made for (``make_agent`` passes it); the
-    file's ``env_id`` must be of that game. The env's rules are checked by ``check_env`` and, as
+    ``game`` is the game the agent is made for, its registry key or an env id (``make_agent``
+    passes it); the file's ``env_id`` must be of that game. The env's rules are checked by ``check_env`` and, as
     ``check_spaces`` sees only shapes, by ``act`` on the first state of each game config."""
 
     name = "jaxppo"
 
-    def __init__(self, path: str | Path, game_name: str | None = None) -> None:
+    def __init__(self, path: str | Path, game: str | None = None) -> None:
         self.path = str(path)
         self.policy = load_policy(path)
         self.metadata = self.policy.metadata
-        self.game_name = game_name
+        self.game = game
         self.trained_on = trained_on(self.path, self.metadata)
         self._checked_config: Any = None
         self._warned_foreign = False
@@ -392,19 +389,20 @@ class JaxPPOAgent(Agent):
                 f"(observations of shape ({self.policy.observation_size},), {self.policy.num_actions} actions); "
                 f"this env has observations of shape {shape} and {actions} actions"
             )
-        self._check_game_name()
+        self._check_game()
 
-    def _check_game_name(self) -> None:
+    def _check_game(self) -> None:
         """The game named to ``make_agent`` against the game of the file's env id (all that
         reaches the agent there; the rules are checked where the env's config reaches it)."""
         trained = self.trained_on
-        if self.game_name is None or trained is None or self.game_name in (trained.game_key, trained.game_name):
+        if self.game is None or trained is None:
             return
-        from ..registry import all_games
+        from ..registry import find_game
 
-        if any(self.game_name in (game.key, game.load().name) for game in all_games()):
-            raise ValueError(f"{self._where()}, a game of {trained.game_name}; it cannot play {self.game_name}")
-        # an env of another package (the name is its id): only its spaces could be checked
+        asked = find_game(self.game)
+        if asked is not None and asked.key != trained.game_key:
+            raise ValueError(f"{self._where()}, a game of {trained.game_name}; it cannot play {asked.load().name}")
+        # None: an env of another package (named by its id): only its spaces could be checked
 
     def check_env(self, env: Any) -> None:
         """Raise ``ValueError`` unless this policy may play ``env``: its spaces, its game and its
@@ -486,10 +484,10 @@ def pretrained_names() -> list[str]:
     return sorted(item.name[: -len(".npz")] for item in folder.iterdir() if item.name.endswith(".npz"))
 
 
-def pretrained_agent(env_id: str, game_name: str | None = None) -> JaxPPOAgent:
+def pretrained_agent(env_id: str, game: str | None = None) -> JaxPPOAgent:
     """The policy shipped with the package for ``env_id`` (``EmpireSolo-v0`` or
-    ``empire_envs/EmpireSolo-v0``): ``empire_envs/pretrained/<EnvName>.npz``. ``game_name`` as
-    for ``JaxPPOAgent``."""
+    ``empire_envs/EmpireSolo-v0``): ``empire_envs/pretrained/<EnvName>.npz``. ``game`` as for
+    ``JaxPPOAgent``."""
     name = env_id.rsplit("/", 1)[-1]
     resource = pretrained_folder().joinpath(f"{name}.npz")
     if not resource.is_file():
@@ -499,4 +497,4 @@ def pretrained_agent(env_id: str, game_name: str | None = None) -> JaxPPOAgent:
             f"python -m empire_envs train --backend jax --env {name} and play it as jaxppo:RUN/policy.npz"
         )
     with resources.as_file(resource) as path:
-        return JaxPPOAgent(path, game_name=game_name)
+        return JaxPPOAgent(path, game=game)

@@ -100,7 +100,7 @@ class MapDuelHeuristicAgent(SeededAgent):
                     after.board[after.face_pos[removed_seat][removed_face]] = -1
                     after.face_pos[removed_seat][removed_face] = -1
                     after.face_status[removed_seat][removed_face] = REMOVED
-                    rules._check_end(after)
+                    rules.check_end(after)
                     score += p * evaluate(after, seat)
             return score + (1.0 - win - lose) * evaluate(state, seat)
         if kind is Kind.END_TURN or kind is Kind.PASS_STEP1:

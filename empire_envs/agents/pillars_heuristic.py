@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.pillars.actions import ActionLayout, layout_for
+from ..games.pillars.actions import ActionLayout, Kind, layout_for
 from ..games.pillars.rules import acting_player
 from ..games.pillars.state import (
     BUILD,
@@ -240,7 +240,7 @@ class PillarsHeuristicAgent(SeededAgent):
         lay = layout_for(game.kinds)
         phase = game.phase
         if phase in (RPS_ATTACKER, RPS_DEFENDER):
-            throws = [a for a in legal if lay.throw <= a < lay.throw + 3]
+            throws = lay.of_kind(Kind.THROW, legal)
             return throws[int(self.rng.integers(len(throws)))] if throws else legal[0]
         if len(legal) == 1:
             return legal[0]
@@ -262,8 +262,7 @@ class PillarsHeuristicAgent(SeededAgent):
     # ------------------------------------------------------------------ main and build phases
 
     def _turn_action(self, view: _View, lay: ActionLayout, legal: list[int], phase: int) -> int:
-        pillar_end = lay.pillar + NUM_PILLAR_RANKS * 5
-        pillars = [a for a in legal if lay.pillar <= a < pillar_end]
+        pillars = lay.of_kind(Kind.PILLAR, legal)
         if pillars:
             return self._best_pillar(view, lay, pillars)
         interaction = self._interaction(view, lay, legal, bonus=phase == BUILD)
@@ -317,18 +316,19 @@ class PillarsHeuristicAgent(SeededAgent):
                         continue
                     value = BATTLE_WIN * chance * (view.want[kind] + 0.3 * view.rival_need(defender, kind))
                     consider(value, lay.battle_index(offset, kind))
-        trades = [a for a in legal if lay.trade <= a < lay.trade + size]
+        trades = lay.of_kind(Kind.TRADE, legal)
         if trades:
-            fodder = min(trades, key=lambda a: (view.keep_value(a - lay.trade), a))
-            cost = view.keep_value(fodder - lay.trade)
-            if view.want[fodder - lay.trade] <= USELESS:
+            fodder = min(trades, key=lambda a: (view.keep_value(lay.decode(a).a), a))
+            tabled = lay.decode(fodder).a
+            cost = view.keep_value(tabled)
+            if view.want[tabled] <= USELESS:
                 consider(TRADE_WORTH - 0.3 * cost, fodder)
         if best is not None and (best[0] > 0.0 or not bonus):
             return best[1]
         if bonus:
             return None
         # A main action is mandatory and nothing looks useful: a battle asks for nothing lost.
-        battles = [a for a in legal if lay.battle <= a < lay.battle + 5 * size]
+        battles = lay.of_kind(Kind.BATTLE, legal)
         if battles:
             return self._fallback_battle(view, lay, legal_set)
         return legal[0]
@@ -342,7 +342,7 @@ class PillarsHeuristicAgent(SeededAgent):
     # ------------------------------------------------------------------ discard and skip
 
     def _discard(self, view: _View, lay: ActionLayout, legal: list[int]) -> int:
-        held = [a - lay.discard for a in legal if lay.discard <= a < lay.discard + view.kinds.size]
+        held = [lay.decode(a).a for a in lay.of_kind(Kind.DISCARD, legal)]
         if not held:
             return legal[0]
         twos = [k for k in held if view.kinds.is_two[k]]
@@ -362,12 +362,12 @@ class PillarsHeuristicAgent(SeededAgent):
         return lay.discard_index(worst)
 
     def _skip(self, view: _View, lay: ActionLayout, legal: list[int]) -> int:
-        targets = [a for a in legal if lay.skip <= a < lay.skip + 5]
+        targets = lay.of_kind(Kind.SKIP, legal)
         if not targets:
             return legal[0]
 
         def key(action: int) -> tuple[float, int]:
-            seat = (view.me + action - lay.skip + 1) % view.n
+            seat = (view.me + lay.decode(action).a) % view.n
             return (view.public_progress(seat), -action)
 
         return max(targets, key=key)
@@ -376,8 +376,7 @@ class PillarsHeuristicAgent(SeededAgent):
 
     def _offer(self, view: _View, lay: ActionLayout, legal: list[int]) -> int:
         trader = view.state.trade_trader
-        size = view.kinds.size
-        kinds = [a - lay.offer for a in legal if lay.offer <= a < lay.offer + size]
+        kinds = [lay.decode(a).a for a in lay.of_kind(Kind.OFFER, legal)]
         if not kinds:
             return legal[0]
 
@@ -389,12 +388,12 @@ class PillarsHeuristicAgent(SeededAgent):
 
     def _pick(self, view: _View, lay: ActionLayout, legal: list[int]) -> int:
         state = view.state
-        picks = [a for a in legal if lay.pick <= a < lay.pick + 5]
+        picks = lay.of_kind(Kind.PICK, legal)
         if not picks:
             return legal[0]
 
         def gain(action: int) -> tuple[float, int]:
-            seat = (view.me + action - lay.pick + 1) % view.n
+            seat = (view.me + lay.decode(action).a) % view.n
             kind = state.offers[seat]  # revealed to all in this phase
             return (view.want[kind] if kind >= 0 else -1.0, -action)
 

@@ -7,8 +7,8 @@
   environments (``evaluation_commands`` over ``empire_envs.evaluation``);
 - ``train``, ``imitate``, ``demo``, ``train-rllib``: training (``training_commands`` over
   ``empire_envs.training``; the ``train`` or ``distributed`` extra);
-- ``gallery``, ``docs``: the README's pictures and the documentation site, from a checkout
-  (``site_commands``).
+- ``gallery``: the README's pictures, from a checkout (``site_commands``; the documentation
+  site is built by the repository's ``docs/tools/build_site.py``, not by the package).
 
 The scripts in ``experiments/`` call these commands with the same flags.
 

@@ -40,7 +40,7 @@ def agent_seed(seed: int, seat: int) -> int:
 
 def check_agent_name(spec: str, match: Match) -> None:
     """Raise ``CliError`` unless ``spec`` is one of the match's game's agents."""
-    known = agent_names(match.game_name)
+    known = agent_names(match.game_key)
     if spec not in known:
         raise CliError(
             f"{match.entry.env_id} ({match.game_name}) has no agent {spec!r}; its agents are: {', '.join(known)}"
@@ -52,7 +52,7 @@ def seat_agents(specs: dict[int, str], match: Match) -> dict[int, Agent]:
     agents: dict[int, Agent] = {}
     for seat, spec in specs.items():
         check_agent_name(spec, match)
-        agents[seat] = make_agent(spec, match.game_name)
+        agents[seat] = make_agent(spec, match.game_key)
     reseed(agents, match.seed)
     return agents
 

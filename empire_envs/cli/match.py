@@ -36,8 +36,13 @@ class Match(ABC):
         self.history: list[tuple[int, int]] = []
 
     @property
+    def game_key(self) -> str:
+        """The registry key of the game (``"map_duel"``), by which ``make_agent`` finds its agents."""
+        return self.entry.game
+
+    @property
     def game_name(self) -> str:
-        """The game's own name, by which ``agents.base.game_agents`` finds its agents."""
+        """The game's display name (``"Map Duel"``), for people to read."""
         return str(self.game.name)
 
     @property

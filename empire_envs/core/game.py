@@ -88,6 +88,10 @@ class Game:
     to_rgb: Callable[[Any], np.ndarray]
     #: the keys ``new_game`` accepts as reset options
     reset_options: tuple[str, ...] = ()
+    #: ``example_reset_options(config)``: a valid value of each key of ``reset_options`` for a game
+    #: of ``config`` (what ``reset(options=...)`` takes; the bad-input tests vary it); a game with
+    #: reset options must have it
+    example_reset_options: Callable[[Any], dict[str, Any]] | None = None
     #: the env docstring (Gymnasium's sections); the env classes built for the game carry it
     env_doc: str = ""
 

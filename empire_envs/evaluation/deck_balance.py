@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..agents.base import make_agent
-from ..games.generals import GAME, GeneralsConfig, rules
+from ..games.generals import GeneralsConfig, rules
 from .evaluate import wilson_interval
 from .reporting import Log
 
@@ -40,7 +40,7 @@ def play_game(config: GeneralsConfig, decks: Sequence[str], agents: Sequence[Any
 
 
 def pairing(config: GeneralsConfig, first: str, second: str, games: int, agent_spec: str, seed: int) -> dict[str, Any]:
-    agents = [make_agent(agent_spec, GAME.name, seed=seed + s) for s in range(2)]
+    agents = [make_agent(agent_spec, "generals", seed=seed + s) for s in range(2)]
     wins = losses = truncated = 0
     for game in range(games):
         decks = (first, second) if game % 2 == 0 else (second, first)

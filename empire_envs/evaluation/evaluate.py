@@ -28,7 +28,7 @@ from typing import Any
 import gymnasium
 
 from ..adapters.single_agent import AECSingleAgentEnv
-from ..agents.base import game_name, make_agent
+from ..agents.base import game_key, make_agent
 from ..registry import NAMESPACE, is_multiplayer, make_any
 
 #: the outcome names an episode can end with, and the result key counting each
@@ -85,7 +85,7 @@ def make_eval_env(
     An opponent named for a one-seat env is a ``ValueError``: it would have no seat to play.
     """
     base = make_any(env_id, **env_kwargs)
-    name = game_name(base, env_id)
+    name = game_key(base, env_id)
     if not is_multiplayer(base):
         if opponent is not None:
             base.close()

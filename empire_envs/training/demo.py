@@ -20,7 +20,7 @@ from typing import Any
 
 import gymnasium
 
-from ..agents import make_agent
+from ..agents.base import game_key, make_agent
 from ..evaluation.evaluate import evaluate_agent, format_table, make_eval_env
 from .config import TrainConfig
 from .jax_config import JaxTrainConfig
@@ -33,7 +33,7 @@ Log = Callable[[str], None]
 def play_one_game(env_id: str, agent_spec: str, seed: int, log: Log = print) -> str:
     """Show one whole game of an agent, position by position; returns its outcome."""
     env: Any = gymnasium.make(env_id, render_mode="ansi")
-    agent = make_agent(agent_spec, env.unwrapped.game.name, seed=seed)
+    agent = make_agent(agent_spec, game_key(env, env_id), seed=seed)
     obs, info = env.reset(seed=seed)
     step, done = 0, False
     while not done:

@@ -27,7 +27,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from ..agents.base import game_name, make_agent
+from ..agents.base import game_key, make_agent
 from ..core.policy_input import PolicyInput
 from ..evaluation.evaluate import resolve_env_id
 from .config import TrainConfig
@@ -52,7 +52,7 @@ def collect_demonstrations(
         raise ValueError(f"episodes must be at least 1, got {episodes}")
     env: Any = gymnasium.make(resolve_env_id(env_id), **(env_kwargs or {}))
     try:
-        agent = make_agent(teacher, game_name(env, env_id), seed=seed)
+        agent = make_agent(teacher, game_key(env, env_id), seed=seed)
         observations: list[np.ndarray] = []
         masks: list[np.ndarray] = []
         actions: list[int] = []

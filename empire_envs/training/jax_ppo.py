@@ -62,9 +62,10 @@ from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
 from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache, is_compiled
 from ..core.limits import check_fits_in_memory
 from ..core.policy_input import PolicyInput
+from ..evaluation.plotting import HAVE_MATPLOTLIB, pyplot, save_figure
 from .config import rollout_bytes
 from .jax_config import JaxTrainConfig
-from .plots import read_progress, save_figure
+from .plots import read_progress
 
 ACTIVATION_FUNCTIONS: dict[str, Callable[[jax.Array], jax.Array]] = {"tanh": jnp.tanh, "relu": jax.nn.relu}
 #: the columns of progress.csv, in order
@@ -565,7 +566,7 @@ def train(
         summary["last_eval_return"] = last_eval["eval_return"]
         summary["eval_episodes"] = config.eval.episodes
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    if importlib.util.find_spec("matplotlib") is not None and rows:
+    if HAVE_MATPLOTLIB and rows:
         plot_progress(out, title=f"compiled PPO on {trainer.env.id}")
     return summary
 
@@ -651,11 +652,7 @@ def _progress_bar(config: JaxTrainConfig, total: int) -> Any:
 def plot_progress(run_dir: Path, out: Path | None = None, title: str = "") -> Path:
     """Episode return and win rate against timesteps (the rollouts' games and the greedy
     evaluations) from ``progress.csv``; returns the PNG path."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     out = out if out is not None else run_dir / "learning_curve.png"
     progress = read_progress(run_dir)
     steps = progress["timesteps"]
@@ -669,17 +666,13 @@ def plot_progress(run_dir: Path, out: Path | None = None, title: str = "") -> Pa
             axis.plot(steps[keep], scale * evaluated[keep], "o-", label="greedy evaluation")
     ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
     ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
-    return save_figure(figure, (ax_return, ax_win), out, title)
+    return save_figure(figure, out, axes=(ax_return, ax_win), title=title)
 
 
 def plot_runs(runs: dict[str, Path], out: Path, title: str = "") -> Path:
     """The win rates of several runs side by side: the rollouts' games and the greedy evaluations
     of each run's ``progress.csv`` against timesteps (label -> run folder); returns the PNG path."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     figure, (ax_rollout, ax_eval) = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True)
     for label, run_dir in runs.items():
         progress = read_progress(run_dir)
@@ -689,4 +682,4 @@ def plot_runs(runs: dict[str, Path], out: Path, title: str = "") -> Path:
         ax_eval.plot(steps[keep], 100.0 * evaluated[keep], "o-", label=label)
     ax_rollout.set(xlabel="timesteps", ylabel="win rate (%)", title="Games ended in the rollouts")
     ax_eval.set(xlabel="timesteps", ylabel="win rate (%)", title="Greedy evaluation")
-    return save_figure(figure, (ax_rollout, ax_eval), out, title)
+    return save_figure(figure, out, axes=(ax_rollout, ax_eval), title=title)

@@ -1,13 +1,15 @@
-"""Learning curves of a training run (what ``python -m empire_envs train`` writes), drawn with matplotlib."""
+"""Learning curves of a training run (what ``python -m empire_envs train`` writes), drawn with
+matplotlib through ``evaluation.plotting``."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ..evaluation.plotting import pyplot, save_figure
 
 TRAIN_RETURN = "rollout/ep_rew_mean"
 TRAIN_SUCCESS = "rollout/success_rate"
@@ -49,11 +51,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None, titl
     the means of each periodic masked evaluation (error bars: one standard deviation of the
     return).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     run_dir = Path(run_dir)
     out = Path(out) if out is not None else run_dir / "learning_curve.png"
     progress = read_progress(run_dir)
@@ -79,24 +77,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path | None = None, titl
             )
     ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
     ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
-    return save_figure(figure, (ax_return, ax_win), out, title)
-
-
-def save_figure(figure: Any, axes: Sequence[Any], out: Path, title: str = "") -> Path:
-    """The curves' common finish: a light grid and a legend (where a panel has labelled lines),
-    the title, then the PNG at ``out`` (its folder made when missing); the figure is closed."""
-    import matplotlib.pyplot as plt
-
-    for axis in axes:
-        axis.grid(alpha=0.3)
-        if axis.get_legend_handles_labels()[0]:
-            axis.legend(loc="best", fontsize="small")
-    if title:
-        figure.suptitle(title)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(out, dpi=100)
-    plt.close(figure)
-    return out
+    return save_figure(figure, out, axes=(ax_return, ax_win), title=title)
 
 
 def _plot_series(axis: Any, progress: dict[str, np.ndarray], key: str, label: str, scale: float = 1.0) -> None:

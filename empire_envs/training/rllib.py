@@ -131,9 +131,9 @@ def make_rllib_env(env_id: str, env_config: Mapping[str, Any] | None = None) -> 
     opponents = config.get("opponents")
     if opponents:
         from ..adapters.single_agent import AECSingleAgentEnv
-        from ..agents.base import game_name, make_agent
+        from ..agents.base import game_key, make_agent
 
-        name = game_name(aec, env_id)
+        name = game_key(aec, env_id)
         seed = config.get("seed")
         seat_agents = [
             make_agent(str(opponents), name, seed=None if seed is None else int(seed) + seat)

@@ -27,7 +27,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from ..adapters.single_agent import AECSingleAgentEnv
-from ..agents.base import Agent, RandomAgent, game_name, make_agent
+from ..agents.base import Agent, RandomAgent, game_key, make_agent
 from ..core.policy_input import PolicyInput
 from ..registry import is_multiplayer, make_any
 from .config import SELF_PLAY
@@ -288,7 +288,7 @@ def make_env_factory(
             env = AECSingleAgentEnv(
                 base,
                 learner_seat=learner_seat,
-                opponents=OpponentMix(opponents, game_name(base, spec)),
+                opponents=OpponentMix(opponents, game_key(base, spec)),
                 illegal_action=illegal_action,
                 seat_offset=rank,
             )

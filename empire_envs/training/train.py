@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents.base import game_name, make_agent
+from ..agents.base import game_key, make_agent
 from ..agents.ppo import load_maskable_ppo
 from ..core.limits import check_fits_in_memory
 from ..registry import is_multiplayer, make_any
@@ -189,7 +189,7 @@ def check_run(config: TrainConfig) -> bool:
             observation_space, action_space = probe.observation_space(seat)["observation"], probe.action_space(seat)
         else:
             observation_space, action_space = probe.observation_space, probe.action_space
-        game = game_name(probe, config.env_id)
+        game = game_key(probe, config.env_id)
     finally:
         probe.close()
     for spec in {*config.multiplayer.opponents, *config.eval.opponents} - {SELF_PLAY}:

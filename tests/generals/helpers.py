@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from empire_envs.games.generals import rules
+from empire_envs.games.generals.actions import Kind
 from empire_envs.games.generals.config import GeneralsConfig
 from empire_envs.games.generals.rules import (  # noqa: F401  (re-exported for the tests)
     DRAW_PLAYING,
@@ -103,7 +104,6 @@ def blank_state(
     state.victory = ""
     state.finish_order = []
     state.last_battle = ()
-    state.rewards = [0.0] * state.num_players
     return state
 
 
@@ -226,39 +226,39 @@ def lay(state: GeneralsState):
 
 
 def PLAY(state: GeneralsState, card_id: str) -> int:
-    return lay(state).play + kind(state, card_id)
+    return lay(state).index(Kind.PLAY, kind(state, card_id))
 
 
 def PLAY_TO_BF(state: GeneralsState, card_id: str) -> int:
-    return lay(state).play_to_bf + kind(state, card_id)
+    return lay(state).index(Kind.PLAY_TO_BF, kind(state, card_id))
 
 
 def MOVE(state: GeneralsState, slot: int) -> int:
-    return lay(state).move + slot
+    return lay(state).index(Kind.MOVE, slot)
 
 
 def DISCARD_UNIT(state: GeneralsState, slot: int) -> int:
-    return lay(state).discard_unit + slot
+    return lay(state).index(Kind.DISCARD_UNIT, slot)
 
 
 def ATTACK_AT(state: GeneralsState, slot: int, offset: int, zone: int) -> int:
-    return lay(state).attack_index(slot, offset, zone)
+    return lay(state).index(Kind.ATTACK, slot, offset, zone)
 
 
 def BLOCK(state: GeneralsState, slot: int) -> int:
-    return lay(state).block + slot
+    return lay(state).index(Kind.BLOCK, slot)
 
 
 def DISCARD_HAND(state: GeneralsState, card_id: str) -> int:
-    return lay(state).discard_hand + kind(state, card_id)
+    return lay(state).index(Kind.DISCARD_HAND, kind(state, card_id))
 
 
 def TARGET_PLAYER(state: GeneralsState, offset: int) -> int:
-    return lay(state).target_player + offset - 1
+    return lay(state).index(Kind.TARGET_PLAYER, offset)
 
 
 def TARGET_KIND(state: GeneralsState, card_id: str) -> int:
-    return lay(state).target_kind + kind(state, card_id)
+    return lay(state).index(Kind.TARGET_KIND, kind(state, card_id))
 
 
 # --------------------------------------------------------------------------- acting

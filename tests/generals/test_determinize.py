@@ -174,7 +174,7 @@ def test_sampled_worlds_are_consistent_with_what_the_seat_has_seen(tmp_path, nam
         for player in state.players:  # the real world obeys the same bounds
             assert_resources_possible(state, player, config.available_decks[player.deck_id])
         seat = state.acting_player()
-        lists = rules._sample_deck_lists(state, seat, rng)
+        lists = rules.hidden.sample_deck_lists(state, seat, rng)
         assert all(lists[q] is not None for q in range(state.num_players) if q != seat), "a real state fits"
         for _ in range(2):
             sample = rules.determinize(state, seat, rng)

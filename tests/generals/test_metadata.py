@@ -112,9 +112,9 @@ def test_a_scripted_long_turn_uses_the_per_turn_term():
     lay = s.layout
     rng = np.random.default_rng(0)
     script = [rules.PLAY_TURN, rules.DRAW_SUPPLY, rules.END_PHASE]
-    script += [lay.activate + slot for slot in range(1, UNIT_SLOTS)] + [rules.END_PHASE]
-    script += [lay.move + slot for slot in range(UNIT_SLOTS)] + [lay.attack_index(0, 1, BF)]
-    script += [rules.NO_BLOCK, lay.block + 1, rules.NO_TACTIC, rules.NO_TACTIC]
+    script += [lay.index(Kind.ACTIVATE, slot) for slot in range(1, UNIT_SLOTS)] + [rules.END_PHASE]
+    script += [lay.index(Kind.MOVE, slot) for slot in range(UNIT_SLOTS)] + [lay.index(Kind.ATTACK, 0, 1, BF)]
+    script += [rules.NO_BLOCK, lay.index(Kind.BLOCK, 1), rules.NO_TACTIC, rules.NO_TACTIC]
     kinds = []
     for action in script:
         legal = rules.legal_actions(s)
@@ -139,7 +139,7 @@ def test_endless_moves_are_truncated_at_max_game_length():
     moves = 0
     while not rules.is_terminal(s):
         assert s.current == 0 and s.phase == ATTACK, "only moves are played"
-        rules.apply_action(s, s.layout.move, np.random.default_rng(0))  # MOVE(0), out and back
+        rules.apply_action(s, s.layout.index(Kind.MOVE, 0), np.random.default_rng(0))  # out and back
         moves += 1
     assert moves == 5 and s.decisions == rules.max_game_length(s.config)
     assert rules.is_truncated(s) and rules.final_rewards(s) == [0.0, 0.0]

@@ -12,6 +12,7 @@ import numpy as np
 
 from empire_envs.envs import GeneralsEnv as raw_env
 from empire_envs.games.generals import GeneralsConfig, observe, rules
+from empire_envs.games.generals.actions import Kind
 from empire_envs.games.generals.cards import MAX_CARD_NUMBER, RARITY_CAPS
 from empire_envs.games.generals.config import MAX_KINGDOM
 from empire_envs.games.generals.state import BF, WC, Unit, new_counts
@@ -190,7 +191,7 @@ def test_a_300_card_deck_plays_without_deck_rules(tmp_path):
     rules.apply_action(state, rules.PLAY_TURN, np.random.default_rng(0))
     rules.apply_action(state, rules.DRAW_SUPPLY, np.random.default_rng(0))
     # 295 more Legionaries; with no money to play them, the engine discards down to 7 by itself
-    rules.apply_action(state, rules.layout(state).play + muster, np.random.default_rng(0))
+    rules.apply_action(state, rules.layout(state).index(Kind.PLAY, muster), np.random.default_rng(0))
     player = state.players[0]
     assert (player.hand[legionary], player.discard[legionary], len(player.supply_pile)) == (7, 292, 297)
     assert state.current == 1 and not rules.is_terminal(state)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from empire_envs.games.generals import observe, rules
+from empire_envs.games.generals.actions import Kind
 from empire_envs.games.generals.config import GeneralsConfig
 from empire_envs.games.generals.rules import (
     ATTACKER_KILLS,
@@ -90,8 +91,8 @@ from .test_cards import default_pool_data, write
 
 def attack_mask(state) -> np.ndarray:
     """The ATTACK(u, o, z) part of the legal mask."""
-    layout = lay(state)
-    return mask(state)[layout.attack:layout.block]
+    attacks = lay(state).block_range(Kind.ATTACK)
+    return mask(state)[attacks.start : attacks.stop]
 
 
 def mongol_raider_vs_rome(**config_kw):
@@ -1353,11 +1354,11 @@ def test_ability_once_per_turn_and_on_the_turn_played():
     s.players[0].budget = cost(s, "mon_scout") + ability.cost
     act(s, PLAY_TO_BF(s, "mon_scout"))
     assert units_of(s, 0) == {0: ("mon_scout", BF)}
-    activate = lay(s).activate
-    assert activate + 0 in legal(s)
-    act(s, activate + 0)  # draw 1
+    activate = lay(s).index(Kind.ACTIVATE, 0)
+    assert activate in legal(s)
+    act(s, activate)  # draw 1
     assert hand_of(s, 0) == {"mon_lancer": 1} and s.players[0].budget == 0
-    assert activate + 0 not in legal(s)
+    assert activate not in legal(s)
     # the next turn it is available again
     act(s, END_PHASE)
     act(s, END_PHASE)
@@ -1365,7 +1366,7 @@ def test_ability_once_per_turn_and_on_the_turn_played():
     act(s, PLAY_TURN)  # seat 0 draws the last Lancer (only the Playing Deck has cards)
     assert s.phase == ARMY
     s.players[0].budget = ability.cost
-    assert activate + 0 in legal(s)
+    assert activate in legal(s)
 
 
 def test_effective_numbers():

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import pickle
 import random
 import re
@@ -203,21 +204,22 @@ def test_the_documented_size_formula_and_attack_formula_are_the_tables(num_kinds
     layout = layout_for(num_kinds, offsets)
     K, U, S = num_kinds, UNIT_SLOTS, offsets  # the docstring's O, seat offsets
     assert layout.size == 7 + 4 * K + 4 * U + 2 * U * S + S
-    assert layout.size == sum(len(arguments) for _, arguments in action_blocks(num_kinds, offsets))
+    assert layout.size == sum(math.prod(block.shape) for block in action_blocks(num_kinds, offsets))
     for u in range(U):
         for o in range(1, S + 1):
             for z in (BF, WC):
-                index = layout.attack_index(u, o, z)
+                index = layout.index(Kind.ATTACK, u, o, z)
+                assert index == layout.starts[Kind.ATTACK] + 2 * S * u + 2 * (o - 1) + z  # the docstring's
                 assert layout.decode(index) == (Kind.ATTACK, u, o, z)
                 assert layout.table.encode((Kind.ATTACK, u, o, z)) == index
     for kind in SINGLE_ACTIONS:
-        assert layout.start[kind] == getattr(actions, kind.name) == SINGLE_ACTIONS.index(kind)
+        assert layout.starts[kind] == getattr(actions, kind.name) == SINGLE_ACTIONS.index(kind)
 
 
 def test_the_attack_formula_in_the_docstring_is_the_default_tables():
     (rows,) = rest_tables(actions.__doc__)
     meaning = next(row[2] for row in rows if row[1].startswith("ATTACK"))
-    start = actions.DEFAULT_LAYOUT.attack
+    start = actions.DEFAULT_LAYOUT.starts[Kind.ATTACK]
     assert meaning.startswith(f"{start} + 6u + 2(o - 1) + z")
     assert 2 * actions.DEFAULT_LAYOUT.offsets == 6
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from empire_envs.core.cards import SUIT_LETTERS
-from empire_envs.games.map_duel.actions import layout_for
+from empire_envs.games.map_duel.actions import Kind, layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import (
     DECK,
@@ -236,9 +236,9 @@ def finish_turn(state: MapDuelState, rng=None) -> None:
     L = layout_for(state.B)
     seat, turn = state.current, state.turn
     if state.phase == Phase.STEP_1:
-        act(state, L.pass_step1, rng)
+        act(state, L.index(Kind.PASS_STEP1), rng)
     if state.phase != Phase.OVER and state.current == seat and state.turn == turn and state.phase == Phase.STEP_2:
-        act(state, L.end_turn, rng)
+        act(state, L.index(Kind.END_TURN), rng)
 
 
 def snapshot(state: MapDuelState) -> dict:

@@ -1,5 +1,6 @@
 """Map Duel's phases as data (``rules.PHASES``), its action layout declared once
-(``actions.BLOCKS``) and its state declared once (``MapDuelState.FIELDS``)."""
+(``actions.blocks``, laid out by ``core.action_table.BlockLayout``) and its state declared once
+(``MapDuelState.FIELDS``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from empire_envs.core.errors import IllegalActionError
 from empire_envs.games.map_duel import actions, rules
-from empire_envs.games.map_duel.actions import BLOCKS, FIXED_ACTIONS, Action, layout_for
+from empire_envs.games.map_duel.actions import BLOCKS, FIXED_ACTIONS, Action, Kind, layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import NUM_DECISION_PHASES, MapDuelState, Phase
 
@@ -108,10 +109,12 @@ def test_the_blocks_lay_out_every_board(board_size):
     cells = board_size * board_size
     lay = layout_for(board_size)
     assert lay.size == cells + FIXED_ACTIONS
+    assert lay.blocks == actions.blocks(board_size) and lay.shapes[Kind.CELL] == (cells,)
     index = 0
-    for block in BLOCKS:
+    for block in lay.blocks:
         assert lay.starts[block.kind] == index
-        for arguments in product(*map(range, block.shape(cells))):
+        assert lay.block_range(block.kind) == range(index, index + prod(block.shape))
+        for arguments in product(*map(range, block.shape)):
             assert lay.index(block.kind, *arguments) == index
             assert lay.decode(index) == Action(block.kind, *arguments)
             index += 1
@@ -130,7 +133,7 @@ def test_the_docstring_table_is_the_default_layout():
         start = lay.starts[block.kind]
         count = prod(lay.shapes[block.kind])
         assert int(first) == start and int(last or first) == start + count - 1, name
-        assert arguments.split(", ") == [argument for argument, _ in block.arguments] or not block.arguments
+        assert arguments.split(", ") == [argument.name for argument in block.arguments] or not block.arguments
         if len(block.arguments) == 2:
             stride = lay.shapes[block.kind][1]
             formula = re.search(r"\((\d+) \+ (\d+)[a-z] \+ [a-z]\)$", meaning)

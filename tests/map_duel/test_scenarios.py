@@ -18,13 +18,12 @@ import pytest
 
 from empire_envs.core.errors import IllegalActionError
 from empire_envs.games.map_duel import rules
-from empire_envs.games.map_duel.actions import layout_for
+from empire_envs.games.map_duel.actions import Kind, layout_for
 from empire_envs.games.map_duel.config import MapDuelConfig
 from empire_envs.games.map_duel.state import (
     DRAW,
     EMPTY,
     NUM_FACES,
-    NUM_NUMBER_CARDS,
     ON_MAP,
     ONGOING,
     REMOVED,
@@ -62,8 +61,8 @@ B = 13
 L = layout_for(B)
 #: number cards of both colours far from the action, so no colour victory is near
 FILLER = {(0, 0): "10S", (12, 12): "10H"}
-POOL_RANGE = set(range(L.pool, L.pool + NUM_NUMBER_CARDS))
-FACE_RANGE = set(range(L.face, L.face + NUM_FACES))
+POOL_RANGE = set(L.block_range(Kind.POOL))
+FACE_RANGE = set(L.block_range(Kind.FACE))
 MOVE_RANGE = {L.move_index(d) for d in range(4)}
 
 
@@ -349,7 +348,7 @@ def test_scenario_12_aces():
         assert on_map(state, "AD", 9, 3)
         assert state.phase == Phase.STEP_2 and state.current == 0
         assert fidx("AD") in state.acted
-        assert not any(a in legal(state) for a in range(L.confront, L.end_turn))
+        assert not any(a in legal(state) for a in L.block_range(Kind.CONFRONT))
         if on_map(state, "KC", 6, 6):
             removed_counts.append(0)
         else:
@@ -443,8 +442,8 @@ def test_scenario_15_sacrifice():
     act(state, L.move_index(FORWARD))
     assert on_map(state, "QH", 5, 6) and at(state, 6, 6) == num("4C")
     assert state.moves_left == 2
-    assert L.stop in legal(state)
-    act(state, L.stop)
+    assert L.index(Kind.STOP) in legal(state)
+    act(state, L.index(Kind.STOP))
     assert state.phase == Phase.STEP_2
     assert state.removed_numbers[num("3H")] == 1 and state.pools[0][num("3H")] == 0
     assert state.card_count() == 52
@@ -543,7 +542,7 @@ def test_scenario_18_colour_victory():
     assert rules.outcome_name(state) == "won by player_0"
     assert rules.legal_actions(state) == []
     with pytest.raises(IllegalActionError):
-        rules.apply_action(state, L.end_turn, NoCoin())
+        rules.apply_action(state, L.index(Kind.END_TURN), NoCoin())
 
 
 def test_scenario_18_empty_map_wins_for_nobody():
@@ -603,9 +602,9 @@ def test_scenario_20_no_progress():
 def test_scenario_20_last_turn_reward_is_zero():
     """Scenario 20: the END_TURN that completes the 30th idle turn returns 0/0."""
     state = build_state(board=_idle_board(), current=0, no_progress=29)
-    act(state, L.pass_step1)
+    act(state, L.index(Kind.PASS_STEP1))
     if state.phase == Phase.STEP_2:
-        rewards = act(state, L.end_turn)
+        rewards = act(state, L.index(Kind.END_TURN))
         assert rewards == [0, 0]
     assert state.phase == Phase.OVER and state.outcome == DRAW
 
@@ -630,16 +629,16 @@ def test_flag_sacrifice_exact():
     state = _sacrifice_state()
     act(state, rules.pool_action(state, num("3H")))
     act(state, L.move_index(FORWARD))
-    assert L.stop in legal(state)  # default: may stop early
+    assert L.index(Kind.STOP) in legal(state)  # default: may stop early
 
     state = _sacrifice_state(MapDuelConfig(sacrifice_exact=True))
     act(state, rules.pool_action(state, num("3H")))
     act(state, L.move_index(FORWARD))
     ok = legal(state)
-    assert L.stop not in ok
+    assert L.index(Kind.STOP) not in ok
     assert L.move_index(BACK) in ok and L.move_index(FORWARD) in ok
     act(state, L.move_index(BACK))
-    assert state.phase == Phase.SACRIFICE_MOVE and L.stop not in legal(state)
+    assert state.phase == Phase.SACRIFICE_MOVE and L.index(Kind.STOP) not in legal(state)
     act(state, L.move_index(FORWARD))
     assert state.phase == Phase.STEP_2
     assert on_map(state, "QH", 5, 6)
@@ -760,10 +759,10 @@ def test_flag_no_progress_turns_and_reset():
     finish_turn(state)
     assert state.no_progress == 2 and state.phase != Phase.OVER
     assert state.current == 0
-    act(state, L.pass_step1)
+    act(state, L.index(Kind.PASS_STEP1))
     act(state, L.consume_index(fidx("KD"), BACK))  # 3D into the pool: progress
     if state.current == 0 and state.phase == Phase.STEP_2:  # else the engine ended the turn itself
-        act(state, L.end_turn)
+        act(state, L.index(Kind.END_TURN))
     assert state.current == 1 and state.phase == Phase.STEP_1
     assert state.no_progress == 0 and state.phase != Phase.OVER
     finish_turn(state)
@@ -818,24 +817,11 @@ def test_flag_first_player():
     assert firsts == {0, 1}
 
 
-def test_old_first_player_name_keeps_its_old_meaning_for_one_release():
-    """``first_player="player_1"`` named the first seat before the agents were renamed
-    ``player_0``/``player_1``: it still means seat 0 (never the new agent ``player_1``), with a
-    warning, and draws nothing from the rng, as before."""
-    with pytest.warns(DeprecationWarning, match="first_player=0"):
-        config = MapDuelConfig(first_player="player_1")
-    assert config == MapDuelConfig(first_player=0)
-    rng, shuffle_only = np.random.default_rng(3), np.random.default_rng(3)
-    state = rules.new_game(config, rng)
-    shuffle_only.permutation(36)
-    assert state.first == 0 and state.current == 0
-    assert rng.bit_generator.state == shuffle_only.bit_generator.state  # no draw for the first seat
-    from empire_envs.envs import raw_env
-
-    with pytest.warns(DeprecationWarning, match="first_player=0"):
-        env = raw_env("map_duel", first_player="player_1")
-    env.reset(seed=0)
-    assert env.possible_agents == ["player_0", "player_1"] and env.agent_selection == "player_0"
+def test_first_player_takes_a_seat_not_an_agent_name():
+    """``first_player`` is a seat (0, 1) or ``"random"``; an agent name such as ``"player_1"``
+    is refused rather than guessed at."""
+    with pytest.raises(ValueError, match="first_player"):
+        MapDuelConfig(first_player="player_1")
 
 
 def test_first_player_random_moves_first_in_main_game():
@@ -1002,7 +988,7 @@ def test_random_games_conserve_cards_and_masks(seed, config, check_every):
     assert final[0] + final[1] == 0
     assert total == [float(x) for x in final]
     with pytest.raises(IllegalActionError):
-        rules.apply_action(state, L.end_turn, rng)
+        rules.apply_action(state, L.index(Kind.END_TURN), rng)
 
 
 def test_new_game_stacked_deck():
@@ -1035,12 +1021,12 @@ def test_step1_swaps_adjacent_and_ace():
     assert L.swap_ace_index(king, 1) in ok
     assert L.swap_ace_index(king, 0) not in ok  # AD is not on the map
     assert L.swap_ace_index(ace, 1) not in ok  # not with itself
-    assert ok <= set(range(L.face, L.consume)) | {L.pass_step1}
-    assert L.end_turn not in ok
+    assert ok <= set(range(L.starts[Kind.FACE], L.starts[Kind.CONSUME])) | {L.index(Kind.PASS_STEP1)}
+    assert L.index(Kind.END_TURN) not in ok
     act(state, L.swap_ace_index(king, 1))
     assert on_map(state, "KD", 2, 2) and on_map(state, "AH", 6, 6)
     assert state.phase == Phase.STEP_2 and state.step1_done
-    assert not (legal(state) & set(range(L.swap_adj, L.pool)))  # one step-1 action only
+    assert not (legal(state) & set(range(L.starts[Kind.SWAP_ADJ], L.starts[Kind.POOL])))  # one step-1 action only
     assert state.card_count() == 52
 
 
@@ -1048,7 +1034,7 @@ def test_step2_auto_end_turn_when_only_end_turn():
     """Section 3: a step 2 offering nothing but END_TURN ends the turn by itself."""
     board = with_filler({(6, 6): "KD", (0, 6): "KC", (1, 6): "4D"})
     state = build_state(board=board, current=0, turn=1)
-    act(state, L.pass_step1)
+    act(state, L.index(Kind.PASS_STEP1))
     assert state.current == 1 and state.phase == Phase.STEP_1 and state.turn == 2
     assert state.no_progress == 1
 
@@ -1102,7 +1088,7 @@ def test_illegal_indices_raise_and_leave_state():
     board = with_filler({(6, 6): "KD", (5, 6): "5C", (0, 6): "KC"})
     state = build_state(board=board, current=0)
     before = snapshot(state)
-    for bad in (-1, L.size, L.end_turn, L.consume_index(fidx("KD"), FORWARD), L.stop):
+    for bad in (-1, L.size, L.index(Kind.END_TURN), L.consume_index(fidx("KD"), FORWARD), L.index(Kind.STOP)):
         assert not rules.is_legal(state, bad)
         with pytest.raises(IllegalActionError):
             rules.apply_action(state, bad, NoCoin())

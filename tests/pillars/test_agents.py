@@ -10,7 +10,7 @@ from empire_envs.agents import make_agent
 from empire_envs.agents.base import RandomAgent
 from empire_envs.agents.pillars_heuristic import HeuristicISMCTSAgent, PillarsHeuristicAgent
 from empire_envs.games.pillars import GAME, PillarsConfig
-from empire_envs.games.pillars.actions import layout_for
+from empire_envs.games.pillars.actions import Kind, layout_for
 from empire_envs.games.pillars.state import OVER, WON
 
 
@@ -106,18 +106,18 @@ def test_heuristic_lays_a_pillar_and_names_the_leader_for_a_skip():
         if state.phase == OVER:
             return
         mask = GAME.legal_mask(state)
-        pillar = [a for a in np.flatnonzero(mask) if lay.pillar <= a < lay.end_build]
+        pillar = [a for a in np.flatnonzero(mask) if a in lay.block_range(Kind.PILLAR)]
         agent = PillarsHeuristicAgent(seed=0)
         choice = agent.act(None, mask, state)
         if pillar:
-            assert lay.pillar <= choice < lay.end_build, "a legal pillar was not laid"
+            assert choice in lay.block_range(Kind.PILLAR), "a legal pillar was not laid"
             laid += 1
-        skip = [a for a in np.flatnonzero(mask) if lay.skip <= a < lay.no_skip]
+        skip = [int(a) for a in np.flatnonzero(mask) if a in lay.block_range(Kind.SKIP)]
         if skip:
             assert choice != lay.no_skip
             me, n = GAME.acting_player(state), state.n
-            chosen = (me + choice - lay.skip + 1) % n
-            eligible = [(me + a - lay.skip + 1) % n for a in skip]
+            chosen = (me + lay.decode(choice).a) % n
+            eligible = [(me + lay.decode(a).a) % n for a in skip]
             assert state.pillar_count(chosen) == max(state.pillar_count(s) for s in eligible)
             skips += 1
 
@@ -128,8 +128,8 @@ def test_heuristic_lays_a_pillar_and_names_the_leader_for_a_skip():
 
 
 def test_make_agent_builds_the_pillars_agents():
-    assert isinstance(make_agent("heuristic", "Pillars"), PillarsHeuristicAgent)
-    assert make_agent("ismcts", "Pillars").name == "ismcts"
+    assert isinstance(make_agent("heuristic", "pillars"), PillarsHeuristicAgent)
+    assert make_agent("ismcts", "pillars").name == "ismcts"
 
 
 def test_heuristic_ismcts_preset_plays_legally_and_repeatably():

@@ -128,7 +128,7 @@ def play_counting(config: PillarsConfig, seed: int) -> tuple[int, dict[int, int]
     and its pillar lays."""
     rng = np.random.default_rng(seed)
     state = rules.new_game(config, rng)
-    pillars = layout_for(state.kinds).blocks[Kind.PILLAR]
+    pillars = layout_for(state.kinds).block_range(Kind.PILLAR)
     per_turn: dict[int, int] = {}
     decisions = lays = 0
     while not rules.is_terminal(state):

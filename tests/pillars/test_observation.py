@@ -430,7 +430,7 @@ def test_the_mask_is_what_apply_accepts(config):
     """legal_mask marks exactly the actions is_legal accepts, and every one of them plays (on a
     copy) without error and keeps the bookkeeping: each phase's apply handles every action its
     legal_actions offers."""
-    size = layout_for(rules.PillarsState(config).kinds).size
+    size = layout_for(PillarsState(config).kinds).size
     phases = set()
     for i, state in enumerate(random_states(config, 6, 400)):
         if i % 2:
@@ -459,7 +459,7 @@ def test_illegal_apply_leaves_state_untouched(config):
     """apply raises IllegalActionError for an illegal action and mutates nothing (nor draws
     from the rng)."""
     pick = np.random.default_rng(8)
-    size = layout_for(rules.PillarsState(config).kinds).size
+    size = layout_for(PillarsState(config).kinds).size
     raised = 0
     for i, state in enumerate(random_states(config, 9, 300)):
         if i % 3:

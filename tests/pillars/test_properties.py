@@ -31,7 +31,7 @@ def play_random_game(config: PillarsConfig, seed: int, check_every_step: bool = 
     totals = [0.0] * n
     steps = 0
     last_turn = state.turn
-    pillars = layout_for(state.kinds).blocks[Kind.PILLAR]
+    pillars = layout_for(state.kinds).block_range(Kind.PILLAR)
     turn_decisions = lays = 0  # of the turn in progress, pillar lays aside; of the game
     while not rules.is_terminal(state):
         legal = rules.legal_actions(state)

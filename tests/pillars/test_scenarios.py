@@ -62,10 +62,10 @@ from .helpers import (
 
 L = RANK_LAYOUT
 ROCK, PAPER, SCISSORS = range(3)
-STEALS = set(range(L.steal, L.trade))
-TRADES = set(range(L.trade, L.battle))
-BATTLES = set(range(L.battle, L.pillar))
-PILLARS = set(range(L.pillar, L.end_build))
+STEALS = set(L.block_range(Kind.STEAL))
+TRADES = set(L.block_range(Kind.TRADE))
+BATTLES = set(L.block_range(Kind.BATTLE))
+PILLARS = set(L.block_range(Kind.PILLAR))
 THROWS = {L.throw_index(t) for t in range(3)}
 FILLER = ["3", "4", "5", "6", "8", "9", "10", "Q"] * 3  # deck filler for draws
 
@@ -703,7 +703,7 @@ def test_flag_battle_demand_card():
     # a pillar of four different sevens, and one of two pairs of identical cards
     for hand in (list(sevens), [sevens[0], sevens[0], sevens[2], sevens[2]]):
         state = build_state(config=config, hands={0: hand + [3]}, phase=BUILD, deck=[5] * 10)
-        pillars = {i for i in rules.legal_actions(state) if c.pillar <= i < c.end_build}
+        pillars = {i for i in rules.legal_actions(state) if i in c.block_range(Kind.PILLAR)}
         assert pillars == {c.pillar_index(rank("7"), 0)}
         act(state, c.pillar_index(rank("7"), 0))
         assert all(state.hands[0][s] == 0 for s in sevens) and state.empire[0] == MERCHANT

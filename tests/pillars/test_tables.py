@@ -86,6 +86,31 @@ def test_a_finished_game_has_no_actor_and_no_action():
     assert not rules.is_legal(state, RANK_LAYOUT.end_build)
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p-{c.battle_demand}-{c.rps_mode}")
+def test_a_phase_that_allows_without_listing_answers_as_its_list(config):
+    """A phase's ``allows`` (the main action, the build phase, the throws) accepts exactly the
+    actions of its ``legal_actions``, over the whole table and a few indices outside it, on the
+    states of heuristic games: they lay pillars, so bonus actions come up too."""
+    from empire_envs.agents.pillars_heuristic import PillarsHeuristicAgent
+
+    agent, rng = PillarsHeuristicAgent(seed=1), np.random.default_rng(1)
+    indices = range(-2, actions.layout_for(kinds_for(config)).size + 2)
+    checked, bonuses = set(), 0
+    state = rules.new_game(config, rng)
+    for _ in range(2500):
+        if rules.is_terminal(state):
+            state = rules.new_game(config, rng)
+        row, legal = rules.PHASES[state.phase], rules.legal_actions(state)
+        if row.allows is not None:
+            assert [index for index in indices if row.allows(state, index)] == legal, Phase(state.phase).label
+            checked.add(state.phase)
+            bonuses += rules.bonus_action_available(state)
+        rules.apply_action(state, agent.choose(state, legal), rng)
+    assert {Phase.MAIN, Phase.BUILD} <= checked and bonuses
+    if config.rps_mode == "played":
+        assert {Phase.RPS_ATTACKER, Phase.RPS_DEFENDER} <= checked
+
+
 # --------------------------------------------------------------------------- declared state
 
 
@@ -145,10 +170,11 @@ def test_the_campaign_state_clones_its_game_and_record():
 
 @pytest.mark.parametrize("lay", (RANK_LAYOUT, CARD_LAYOUT), ids=("rank", "card"))
 def test_the_blocks_tile_the_table_in_kind_order(lay):
-    assert [index for block in lay.blocks.values() for index in block] == list(range(lay.size))
-    assert list(lay.blocks) == list(Kind)
-    for kind, block in lay.blocks.items():
-        assert {lay.decode(index).kind for index in block} == {kind}
+    assert [block.kind for block in lay.blocks] == list(Kind)
+    assert [index for kind in Kind for index in lay.block_range(kind)] == list(range(lay.size))
+    for kind in Kind:
+        assert lay.block_range(kind).start == lay.starts[kind]
+        assert {lay.decode(index).kind for index in lay.block_range(kind)} == {kind}
 
 
 @pytest.mark.parametrize("lay", (RANK_LAYOUT, CARD_LAYOUT), ids=("rank", "card"))
@@ -169,6 +195,11 @@ def test_every_index_helper_agrees_with_the_table(lay):
         arguments = [value for value in action[1:] if value >= 0]
         if action.kind in helpers:
             assert helpers[action.kind](*arguments) == index, lay.name(index)
+        assert lay.index(action.kind, *arguments) == index and index in lay.block_range(action.kind)
+    assert [index for kind in Kind for index in lay.block_range(kind)] == list(range(lay.size))  # blocks tile
+    for kind, arguments in ((Kind.STEAL, (0,)), (Kind.BATTLE, (1, lay.kinds.size)), (Kind.NO_SKIP, (0,))):
+        with pytest.raises(ValueError, match="takes arguments in"):
+            lay.index(kind, *arguments)
     assert lay.end_build == lay.encode(Action(Kind.END_BUILD)) and lay.no_skip == lay.encode(Action(Kind.NO_SKIP))
     for n in range(2, 7):
         assert list(lay.battle_range(n)) == [lay.battle_index(o, k) for o in range(1, n) for k in range(lay.kinds.size)]
@@ -176,8 +207,8 @@ def test_every_index_helper_agrees_with_the_table(lay):
 
 def test_the_docstring_table_and_sizes_are_the_layout():
     assert documented_action_ranges(actions.__doc__) == action_ranges_in_code(RANK_LAYOUT.table.actions)
-    per_kind = {kind: (len(CARD_LAYOUT.blocks[kind]) - len(block)) // (CARD_KINDS.size - RANK_KINDS.size)
-                for kind, block in RANK_LAYOUT.blocks.items()}
+    per_kind = {kind: (len(CARD_LAYOUT.block_range(kind)) - len(RANK_LAYOUT.block_range(kind)))
+                // (CARD_KINDS.size - RANK_KINDS.size) for kind in Kind}
     fixed = RANK_LAYOUT.size - sum(per_kind.values()) * RANK_KINDS.size
     for lay in (RANK_LAYOUT, CARD_LAYOUT):
         assert lay.size == fixed + sum(per_kind.values()) * lay.kinds.size
@@ -185,7 +216,7 @@ def test_the_docstring_table_and_sizes_are_the_layout():
     sizes = f"``K = {RANK_KINDS.size}``, {NUM_ACTIONS} actions; ``{fixed} + {sum(per_kind.values())}K`` in general"
     assert sizes in doc
     assert f"{CARD_LAYOUT.size} for the card game" in doc
-    battle, pillar = RANK_LAYOUT.battle, RANK_LAYOUT.pillar
+    battle, pillar = RANK_LAYOUT.starts[Kind.BATTLE], RANK_LAYOUT.starts[Kind.PILLAR]
     assert f"(index {battle} + {RANK_KINDS.size}(o-1) + k)" in doc and f"({pillar} + 5r + j)" in doc
 
 

@@ -1,7 +1,7 @@
 """Properties of the Empire Solitaire rules over many playouts (design, tests layer 4).
 
 Every playout runs on the raw rules (``rules.new_game``, ``rules.legal_actions``,
-``rules.legal_mask``, ``rules.apply``) and checks after every step:
+``rules.legal_mask``, ``GAME.child``) and checks after every step:
 
 - the 52 cards are all accounted for, each exactly once (grid + stock + revealed + out + unused);
 - ``rules.legal_mask`` is an ``int8`` array whose ones are exactly ``rules.legal_actions``
@@ -170,7 +170,7 @@ def run_episode(state, choose, stats: Stats, exhaustive: bool) -> list[tuple[int
         assert action in legal
         before = state.clone()
         child, (reward,) = GAME.child(state, action, None)
-        assert state == before, "apply mutated its input"
+        assert state == before, "GAME.child mutated its input"
         assert child is not state and child.grid is not state.grid and child.out is not state.out
         kind = A.decode(action).kind
         kinds[kind] += 1

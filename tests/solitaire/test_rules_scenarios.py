@@ -525,19 +525,6 @@ def test_no_shaping_by_default():
     assert play(new(), *WIN_LINE) == [0.0] * 22 + [1.0]
 
 
-def test_the_old_shaping_flags_still_work_with_a_warning():
-    with pytest.warns(DeprecationWarning, match="shaping"):
-        assert SolitaireConfig(shaped_reward=True, capture_reward=0.01).shaping == 0.01
-    with pytest.warns(DeprecationWarning, match="shaping"):
-        assert SolitaireConfig(shaped_reward=True).shaping == 0.02
-    with pytest.warns(DeprecationWarning, match="shaping"):
-        assert SolitaireConfig(capture_reward=0.02).shaping == 0.0  # a payment alone never turned shaping on
-    with pytest.warns(DeprecationWarning, match="shaping"):
-        assert SolitaireConfig(shaping=0.01).capture_reward == 0.01
-    with pytest.raises(TypeError), pytest.warns(DeprecationWarning, match="shaping"):
-        SolitaireConfig(shaped_reward=1)  # the old flag was a bool
-
-
 def test_shaped_env_variant():
     env = gymnasium.make("empire_envs/EmpireSolitaireShaped-v0")
     reset(env, WIN_DEAL)

@@ -3,7 +3,7 @@
 Grids are drawn as three rows of five tokens (``"."`` for an empty cell), stocks top card first.
 A position with fewer than 18 cards in grid and stock counts as one where a capture has been
 made (the stock is open), as ``solver.solve`` documents. Every winning line is replayed through
-``rules.step`` (and, for seeded deals, through the Gymnasium env) and must end in a win.
+``rules.apply_action`` (and, for seeded deals, through the Gymnasium env) and must end in a win.
 
 The fast backend needs numba (the ``solver`` extra); without it those tests are skipped and the
 fallback test checks the warning.

@@ -43,11 +43,11 @@ def test_heuristic_wins_far_more_than_random():
 
 
 def test_make_agent_builds_the_solo_agents():
-    assert isinstance(make_agent("heuristic", "Empire solo"), HeuristicSoloAgent)
-    assert isinstance(make_agent("random", "Empire solo", seed=1), RandomAgent)
+    assert isinstance(make_agent("heuristic", "solo"), HeuristicSoloAgent)
+    assert isinstance(make_agent("random", "solo", seed=1), RandomAgent)
     for bad in ("ppo", "greedy", ""):
         try:
-            make_agent(bad, "Empire solo")
+            make_agent(bad, "solo")
         except ValueError as error:
             assert "known agents" in str(error)
         else:

@@ -1,15 +1,15 @@
 """Properties of the Empire solo rules over many random masked playouts (design, tests layer 4).
 
-Every playout runs on the raw rules (``rules.new_game``, ``rules.legal_actions``, ``rules.apply``,
-``rules.step``) and checks, after every step:
+Every playout runs on the raw rules (``rules.new_game``, ``rules.legal_actions``,
+``rules.apply_action``, ``GAME.child``) and checks, after every step:
 
 - the 52 cards are all accounted for, each exactly once (deck + discard + board + battle + drawn);
 - ``rules.legal_mask`` is a fresh ``int8`` array equal to ``rules.legal_actions`` (every step), and
-  on a sample of steps equal to the set of actions that ``rules.step`` accepts on a clone (all 68
-  tried; a refused action must leave the clone untouched); on those steps the observation is
-  also checked (float32 in [0, 1], independent of the hidden deck order);
-- ``rules.apply`` leaves its input untouched and agrees with ``rules.step`` given the same RNG
-  state; ``state.clone()`` is equal and shares no mutable list;
+  on a sample of steps equal to the set of actions that ``rules.apply_action`` accepts on a clone
+  (all 68 tried; a refused action must leave the clone untouched); on those steps the
+  observation is also checked (float32 in [0, 1], independent of the hidden deck order);
+- ``GAME.child`` leaves its input untouched and agrees with ``rules.apply_action`` given the same
+  RNG state; ``state.clone()`` is equal and shares no mutable list;
 - the episode ends within ``config.length_limit`` draws and ``rules.max_game_length(config)``
   steps; rewards are in range (terminal +1/-1/0; shaping non-negative, capped per episode).
 
@@ -310,8 +310,8 @@ def play_checked(
         before = snapshot(state)
         twin_rng = rng_copy(game_rng)
         child, (reward,) = GAME.child(state, action, game_rng)
-        assert snapshot(state) == before, f"apply mutated its input ({A.action_name(action)})"
-        # apply is step on a clone: stepping the input itself with the same RNG state agrees.
+        assert snapshot(state) == before, f"GAME.child mutated its input ({A.action_name(action)})"
+        # GAME.child is apply_action on a clone: playing the input itself with the same RNG state agrees.
         (step_reward,) = rules.apply_action(state, action, twin_rng)
         assert state == child and step_reward == reward
         if len(child.deck) > len(before[SoloState.__slots__.index("deck")]):

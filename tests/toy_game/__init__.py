@@ -2,8 +2,9 @@
 
 The files are those of ``empire_envs/games/<game>/``: ``config.py``, ``state.py``, ``rules.py``,
 ``actions.py``, ``observe.py``, ``render.py``, ``doc.py``, and this ``GAME`` record. The game
-lives outside the package, so ``tests/test_toy_game.py`` adds it with one
-``empire_envs.registry.register_game(GameEntry(...))`` call.
+lives outside the package, so ``tests/test_toy_game.py`` adds it with the page's registration
+block: ``empire_envs.registry.register_game(GameEntry(...))`` and, for its agents,
+``empire_envs.agents.registry.register_agents``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ GAME = Game(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
+    example_reset_options=lambda config: {"deck": ["KS", "2C", "QH"]},  # the top of the pile
     env_doc=ENV_DOC,
 )
 

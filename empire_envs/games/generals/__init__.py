@@ -8,6 +8,8 @@ the PettingZoo AEC environment from it (``empire_envs.envs.GeneralsEnv``, the ba
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.game import Game
 from . import actions, cards, observe, render, rules
 from .actions import layout_for
@@ -24,6 +26,11 @@ def _action_name(state_or_config, index: int) -> str:
     config = getattr(state_or_config, "config", state_or_config)
     pool = config.pool
     return layout_for(pool.size, config.offsets).name(index, tuple(k.id for k in pool.kinds))
+
+
+def _example_reset_options(config: GeneralsConfig) -> dict[str, Any]:
+    """One distinct available deck per seat, and seat 0 first."""
+    return {"decks": sorted(config.available_decks)[: config.num_players], "first_player": 0}
 
 
 def _new_game(config: GeneralsConfig, rng, decks=None, first_player=None) -> GeneralsState:
@@ -55,6 +62,7 @@ GAME = Game(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("decks", "first_player"),
+    example_reset_options=_example_reset_options,
     heuristic_values=rules.heuristic_values,
     eliminated=rules.eliminated,
     announce_action=actions.announce_action,

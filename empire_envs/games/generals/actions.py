@@ -35,7 +35,7 @@ from enum import IntEnum
 from functools import cache
 from typing import NamedTuple
 
-from ...core.action_table import ActionTable
+from ...core.action_table import Argument, Block, BlockLayout
 from ...core.game import seat_offset_name
 from .config import UNIT_SLOTS
 
@@ -82,55 +82,40 @@ SINGLE_ACTIONS = (
 )
 
 
-def action_blocks(num_kinds: int, offsets: int) -> tuple[tuple[Kind, tuple[tuple[int, ...], ...]], ...]:
-    """The one declaration of the table: each kind of action with its arguments, in index order.
+def action_blocks(num_kinds: int, offsets: int) -> tuple[Block, ...]:
+    """The one declaration of the table: each kind of action with its arguments, in index order
+    (the module docstring's table, which ``tests/generals/test_tables.py`` holds to it).
 
-    ``K = num_kinds`` card kinds, ``U = UNIT_SLOTS`` unit slots, ``S = offsets`` seat offsets
-    (``1..S``, 1 the next player clockwise); an ATTACK's zone is 0 (Battlefield) or 1 (Warcamp)."""
-    kinds = tuple((k,) for k in range(num_kinds))
-    slots = tuple((u,) for u in range(UNIT_SLOTS))
-    seats = tuple((o,) for o in range(1, offsets + 1))
-    attacks = tuple((u, o, z) for u in range(UNIT_SLOTS) for o in range(1, offsets + 1) for z in range(2))
+    ``K = num_kinds`` card kinds ``k``, ``U = UNIT_SLOTS`` unit slots ``u``, ``offsets`` seat
+    offsets ``o`` (``1..offsets``, 1 the next player clockwise); an ATTACK's zone ``z`` is 0
+    (Battlefield) or 1 (Warcamp)."""
+    kind = Argument("k", num_kinds)
+    slot = Argument("u", UNIT_SLOTS)
+    offset = Argument("o", offsets, first=1)
+    zone = Argument("z", 2)
     return (
-        *((kind, ((),)) for kind in SINGLE_ACTIONS),
-        (Kind.PLAY, kinds),
-        (Kind.PLAY_TO_BF, kinds),
-        (Kind.MOVE, slots),
-        (Kind.DISCARD_UNIT, slots),
-        (Kind.ACTIVATE, slots),
-        (Kind.ATTACK, attacks),
-        (Kind.BLOCK, slots),
-        (Kind.DISCARD_HAND, kinds),
-        (Kind.TARGET_PLAYER, seats),
-        (Kind.TARGET_KIND, kinds),
+        *(Block(single) for single in SINGLE_ACTIONS),
+        Block(Kind.PLAY, (kind,)),
+        Block(Kind.PLAY_TO_BF, (kind,)),
+        Block(Kind.MOVE, (slot,)),
+        Block(Kind.DISCARD_UNIT, (slot,)),
+        Block(Kind.ACTIVATE, (slot,)),
+        Block(Kind.ATTACK, (slot, offset, zone)),
+        Block(Kind.BLOCK, (slot,)),
+        Block(Kind.DISCARD_HAND, (kind,)),
+        Block(Kind.TARGET_PLAYER, (offset,)),
+        Block(Kind.TARGET_KIND, (kind,)),
     )
 
 
-class ActionLayout:
-    """The table for ``K`` kinds and ``S`` seat offsets (``action_blocks``): its ``ActionTable``,
-    where each kind's indices start (``start``) and the starts the rules read by name."""
+class ActionLayout(BlockLayout):
+    """The table for ``K`` kinds and ``S`` seat offsets (``action_blocks``): where each kind's
+    indices start (``starts``), the index of an action (``index(Kind.ATTACK, u, o, z)``), the
+    ``ActionTable`` (``table``) and the short names of the actions."""
 
     def __init__(self, num_kinds: int, offsets: int) -> None:
         self.num_kinds, self.offsets = num_kinds, offsets
-        table: list[Action] = []
-        self.start: dict[Kind, int] = {}
-        self.stop: dict[Kind, int] = {}
-        for kind, arguments in action_blocks(num_kinds, offsets):
-            self.start[kind] = len(table)
-            table += [Action(kind, *args) for args in arguments]
-            self.stop[kind] = len(table)
-        self.table = ActionTable("Empires and Generals", Kind, Action, table)
-        self.size = self.table.size
-        self.play = self.start[Kind.PLAY]
-        self.play_to_bf = self.start[Kind.PLAY_TO_BF]
-        self.move = self.start[Kind.MOVE]
-        self.discard_unit = self.start[Kind.DISCARD_UNIT]
-        self.activate = self.start[Kind.ACTIVATE]
-        self.attack = self.start[Kind.ATTACK]
-        self.block = self.start[Kind.BLOCK]
-        self.discard_hand = self.start[Kind.DISCARD_HAND]
-        self.target_player = self.start[Kind.TARGET_PLAYER]
-        self.target_kind = self.start[Kind.TARGET_KIND]
+        super().__init__("Empires and Generals", Kind, Action, action_blocks(num_kinds, offsets))
 
     def __reduce__(self) -> tuple:
         # a pickled state brings back the shared layout of its sizes, not a private copy
@@ -138,13 +123,8 @@ class ActionLayout:
 
     def rows(self) -> list[tuple[str, int, int]]:
         """``(kind name, first index, last index)`` for each kind: the docstring table's rows."""
-        return [(kind.name, self.start[kind], self.stop[kind] - 1) for kind in self.start]
-
-    def attack_index(self, slot: int, offset: int, zone: int) -> int:
-        """The ATTACK of ``slot`` on seat offset ``offset`` in ``zone``: the block's order, slot
-        then offset then zone, as arithmetic (the rules list attacks often; a test holds it to the
-        table)."""
-        return self.attack + 2 * self.offsets * slot + 2 * (offset - 1) + zone
+        spans = [(block.kind, self.block_range(block.kind)) for block in self.blocks]
+        return [(kind.name, span.start, span.stop - 1) for kind, span in spans]
 
     def decode(self, index: int) -> Action:
         return self.table.decode(index)
@@ -175,7 +155,7 @@ def layout_for(num_kinds: int, offsets: int) -> ActionLayout:
 DEFAULT_LAYOUT = layout_for(50, 3)
 NUM_ACTIONS = DEFAULT_LAYOUT.size
 PLAY_TURN, PASS, DRAW_PLAYING, DRAW_SUPPLY, END_PHASE, NO_BLOCK, NO_TACTIC = (
-    DEFAULT_LAYOUT.start[kind] for kind in SINGLE_ACTIONS
+    DEFAULT_LAYOUT.starts[kind] for kind in SINGLE_ACTIONS
 )
 
 

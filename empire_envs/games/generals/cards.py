@@ -96,6 +96,9 @@ Card encoding
     ``CardKind``'s predicates (``is_unit``, ``is_general``, ``is_static``, ``is_main_tactic``,
     ...); ``KNOWN_EMPIRES`` are the prebuilt decks' empires and the observation's empire one-hot
     (any other empire shares one last entry).
+
+One module, over 600 lines, on purpose: it is the card file format's one reader and checker,
+and its docstring is the format's specification; each check sits beside the key it reads.
 """
 
 from __future__ import annotations

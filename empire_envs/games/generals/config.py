@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...core.compat import accepts_old_names
 from . import cards
 from .cards import CardFileError, CardPool, Deck
 
@@ -127,7 +126,6 @@ def _load_cards(config: GeneralsConfig) -> tuple[CardPool, dict[str, Deck]]:
     return pool, decks
 
 
-@accepts_old_names({"max_rounds": "length_limit", "ch_shaping": "shaping"})
 @dataclass(frozen=True)
 class GeneralsConfig:
     """Rule variants of Empires and Generals.
@@ -160,11 +158,10 @@ class GeneralsConfig:
         warcamp_attacks: who may attack a Warcamp directly: ``"raider"`` units or ``"any"`` [42].
         defender_wins_ties: a blocker kills on strength >= the attacker's life (else > too) [46].
         length_limit: truncation (reward 0 to those still in) after this many rounds [55].
-            Formerly ``max_rounds``.
         reward_scheme: ``"win_loss"`` (+1 winner, -1 others) or ``"placement"`` (by finishing
             order, from +1 for first to -1 for last) [1].
         shaping: ``c`` of the optional shaped reward, +c per CH point gained and -c per point
-            lost [1]. Formerly ``ch_shaping``.
+            lost [1].
     """
 
     num_players: int = 2

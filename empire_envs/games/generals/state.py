@@ -280,7 +280,6 @@ class GeneralsState(DeclaredState):
         "victory": VALUE,
         "finish_order": LIST,
         "last_battle": VALUE,
-        "rewards": LIST,
         "decks_public": VALUE,
         "decisions": VALUE,
         "decision_limit": VALUE,
@@ -314,7 +313,6 @@ class GeneralsState(DeclaredState):
         self.victory = ""  # "chancellor" or "warlord" once won
         self.finish_order: list[int] = []  # seats in the order they left the game, winner first
         self.last_battle: tuple = ()  # (attacker, defender, outcomes) of the latest battle
-        self.rewards = [0.0] * config.num_players  # what the action being applied earns each seat
         # the seats' decks were named (config or reset option), not drawn at random: everyone
         # knows each player's deck list
         self.decks_public = False

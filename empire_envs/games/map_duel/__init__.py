@@ -12,7 +12,7 @@ from . import actions, observe, render, rules
 from .actions import layout_for
 from .config import MapDuelConfig
 from .doc import ENV_DOC
-from .state import MapDuelState
+from .state import NUM_NUMBER_CARDS, MapDuelState
 
 
 def _action_name(state_or_config, index: int) -> str:
@@ -50,6 +50,7 @@ GAME = Game(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
+    example_reset_options=lambda config: {"deck": list(range(NUM_NUMBER_CARDS))},  # every number card
     heuristic_values=rules.heuristic_values,
     announce_action=actions.announce_action,
     env_doc=ENV_DOC,

@@ -7,19 +7,20 @@ from its own far-left corner and direction ``d`` is 0 forward (towards the oppon
 suit, ``t`` J, Q, K, A); ``k`` a card slot ``9 * suit slot + rank - 2``, with suit slots 0 my
 lower suit, 1 my higher, 2 the opponent's lower, 3 its higher (``state.CARD_SLOT``).
 
-``BLOCKS`` declares the blocks in index order with their arguments, once: the layout's offsets,
-the index functions and the table below (written from ``BLOCKS`` as the module loads) read it.
+``blocks(board_size)`` declares the blocks in index order with their arguments, once (only the
+CELL block depends on the board); ``core.action_table.BlockLayout`` lays them out: each block's
+start (``layout.starts[Kind.X]``), the index arithmetic (``layout.index(Kind.X, ...)``) and the
+table below (written from ``BLOCKS``, the default board's blocks, as the module loads).
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
 from functools import cache
-from itertools import product
 from math import prod
 from typing import NamedTuple
 
-from ...core.action_table import ActionTable
+from ...core.action_table import Argument, Block, BlockLayout
 from .state import (
     ACE_FACES,
     CARD_AT_SLOT,
@@ -60,116 +61,63 @@ class Action(NamedTuple):
 
 #: the board size of the table in the docstrings (the default ``board_size``)
 DOC_BOARD_SIZE = 13
-#: marks the CELL block's one argument, whose range is the board's cell count
-CELLS = -1
+
+_FACE = Argument("f", NUM_FACES)
+_DIRECTION = Argument("d", NUM_DIRECTIONS)
 
 
-class Block(NamedTuple):
-    """One block of the action table: a kind and its arguments, each ``(name, count)``, laid
-    out row-major (``index = start + a * count_b + b``); ``meaning`` for the docstring table."""
+def blocks(board_size: int) -> tuple[Block, ...]:
+    """The action table of a ``board_size x board_size`` board, block by block in index order:
+    the one declaration of its layout."""
+    return (
+        Block(
+            Kind.CELL,
+            (Argument("x", board_size * board_size),),
+            "a cell (setup placement, starting face, a new face's cell)",
+        ),
+        Block(Kind.FACE, (_FACE,), "one of my face cards (starting face, face to place, sacrifice)"),
+        Block(Kind.SWAP_ADJ, (_FACE, _DIRECTION), "face f swaps with the number card in direction d"),
+        Block(
+            Kind.SWAP_ACE,
+            (_FACE, Argument("a", SUITS_PER_SEAT)),
+            "face f swaps with my Ace a (a = 0: lower suit, 1: higher)",
+        ),
+        Block(
+            Kind.POOL,
+            (Argument("k", NUM_NUMBER_CARDS),),
+            "the card at my card slot k of my pool (sacrifice, payment, build)",
+        ),
+        Block(Kind.MOVE, (_DIRECTION,), "one swap of the sacrifice chain in direction d"),
+        Block(Kind.STOP, (), "end the sacrifice chain early"),
+        Block(Kind.PASS_STEP1, (), "skip step 1"),
+        Block(Kind.CONSUME, (_FACE, _DIRECTION), "face f takes the number card in direction d into my pool"),
+        Block(
+            Kind.BUILD,
+            (_FACE, _DIRECTION),
+            "face f builds a pool card (POOL next) on the empty cell in direction d",
+        ),
+        Block(Kind.CONFRONT, (_FACE, Argument("e", NUM_FACES)), "my face f confronts enemy face e"),
+        Block(Kind.END_TURN, (), "end step 2 and the turn"),
+    )
 
-    kind: Kind
-    arguments: tuple[tuple[str, int], ...]
-    meaning: str
 
-    def shape(self, cells: int) -> tuple[int, ...]:
-        return tuple(cells if count == CELLS else count for _, count in self.arguments)
-
-    def label(self) -> str:
-        names = ", ".join(name for name, _ in self.arguments)
-        return f"{self.kind.name}({names})" if names else self.kind.name
-
-
-#: the action table, block by block in index order: the one declaration of its layout
-BLOCKS = (
-    Block(Kind.CELL, (("x", CELLS),), "a cell (setup placement, starting face, a new face's cell)"),
-    Block(Kind.FACE, (("f", NUM_FACES),), "one of my face cards (starting face, face to place, sacrifice)"),
-    Block(
-        Kind.SWAP_ADJ,
-        (("f", NUM_FACES), ("d", NUM_DIRECTIONS)),
-        "face f swaps with the number card in direction d",
-    ),
-    Block(
-        Kind.SWAP_ACE,
-        (("f", NUM_FACES), ("a", SUITS_PER_SEAT)),
-        "face f swaps with my Ace a (a = 0: lower suit, 1: higher)",
-    ),
-    Block(Kind.POOL, (("k", NUM_NUMBER_CARDS),), "the card at my card slot k of my pool (sacrifice, payment, build)"),
-    Block(Kind.MOVE, (("d", NUM_DIRECTIONS),), "one swap of the sacrifice chain in direction d"),
-    Block(Kind.STOP, (), "end the sacrifice chain early"),
-    Block(Kind.PASS_STEP1, (), "skip step 1"),
-    Block(
-        Kind.CONSUME,
-        (("f", NUM_FACES), ("d", NUM_DIRECTIONS)),
-        "face f takes the number card in direction d into my pool",
-    ),
-    Block(
-        Kind.BUILD,
-        (("f", NUM_FACES), ("d", NUM_DIRECTIONS)),
-        "face f builds a pool card (POOL next) on the empty cell in direction d",
-    ),
-    Block(Kind.CONFRONT, (("f", NUM_FACES), ("e", NUM_FACES)), "my face f confronts enemy face e"),
-    Block(Kind.END_TURN, (), "end step 2 and the turn"),
-)
+#: the blocks of the default board (the table in the docstrings)
+BLOCKS = blocks(DOC_BOARD_SIZE)
 #: the actions besides the cells, on every board
-FIXED_ACTIONS = sum(prod(block.shape(0)) for block in BLOCKS)
+FIXED_ACTIONS = sum(prod(block.shape) for block in BLOCKS if block.kind is not Kind.CELL)
 
 
-class ActionLayout:
-    """The index ranges for one board size, and its ``ActionTable``, laid out from ``BLOCKS``."""
+class ActionLayout(BlockLayout):
+    """The action table of one board size, laid out from ``blocks(board_size)``: each block's
+    start is ``starts[Kind.X]``, an action's index ``index(Kind.X, ...)``."""
 
     def __init__(self, board_size: int) -> None:
-        cells = board_size * board_size
+        super().__init__("Map Duel", Kind, Action, blocks(board_size))
         self.board_size = board_size
-        self.cells = cells
-        self.starts: dict[Kind, int] = {}
-        self.shapes: dict[Kind, tuple[int, ...]] = {}
-        table: list[Action] = []
-        for block in BLOCKS:
-            shape = block.shape(cells)
-            self.starts[block.kind] = len(table)
-            self.shapes[block.kind] = shape
-            table += [Action(block.kind, *arguments) for arguments in product(*map(range, shape))]
-        self.table = ActionTable("Map Duel", Kind, Action, table)
-        self.size = self.table.size
-        # each block's first index by name, for the hot paths of the rules
-        self.face = self.starts[Kind.FACE]
-        self.swap_adj = self.starts[Kind.SWAP_ADJ]
-        self.swap_ace = self.starts[Kind.SWAP_ACE]
-        self.pool = self.starts[Kind.POOL]
-        self.move = self.starts[Kind.MOVE]
-        self.stop = self.starts[Kind.STOP]
-        self.pass_step1 = self.starts[Kind.PASS_STEP1]
-        self.consume = self.starts[Kind.CONSUME]
-        self.build = self.starts[Kind.BUILD]
-        self.confront = self.starts[Kind.CONFRONT]
-        self.end_turn = self.starts[Kind.END_TURN]
+        self.cells = board_size * board_size
 
-    def index(self, kind: Kind, *arguments: int) -> int:
-        """The index of ``kind(*arguments)`` (row-major in its block); ``ValueError`` if out of range."""
-        shape = self.shapes[kind]
-        if len(arguments) != len(shape) or not all(0 <= a < n for a, n in zip(arguments, shape, strict=False)):
-            raise ValueError(f"{kind.name} takes arguments in ranges {shape}, got {arguments}")
-        index = 0
-        for argument, count in zip(arguments, shape, strict=True):
-            index = index * count + argument
-        return self.starts[kind] + index
-
-    def doc_table(self) -> str:
-        """The reST table of the blocks (index range, action, meaning), as the docstrings show it;
-        two-argument blocks end with the index formula, e.g. ``(177 + 4f + d)``."""
-        rule = f"{'=' * 10}  {'=' * 16}  {'=' * 63}"
-        rows = [rule, f"{'index':<10}  {'action':<16}  meaning", rule]
-        for block in BLOCKS:
-            start, count = self.starts[block.kind], prod(self.shapes[block.kind])
-            span = f"{start}" if count == 1 else f"{start}-{start + count - 1}"
-            meaning = block.meaning
-            if len(block.arguments) == 2:
-                (first, _), (second, count_second) = block.arguments
-                meaning += f" ({start} + {count_second}{first} + {second})"
-            rows.append(f"{span:<10}  {block.label():<16}  {meaning}")
-        rows.append(rule)
-        return "\n".join(rows)
+    def decode(self, index: int) -> Action:
+        return self.table.decode(index)
 
     def cell_index(self, ego_cell: int) -> int:
         return self.index(Kind.CELL, ego_cell)
@@ -198,9 +146,6 @@ class ActionLayout:
 
     def confront_index(self, face: int, enemy: int) -> int:
         return self.index(Kind.CONFRONT, face, enemy)
-
-    def decode(self, index: int) -> Action:
-        return self.table.decode(index)
 
     def name(self, index: int, seat: int = 0) -> str:
         """A short readable name, e.g. ``"CONSUME KH forward"`` (faces named for ``seat``)."""

@@ -4,14 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from ...core.compat import accepts_old_names, deprecated
 
 #: ``first_player``: a seat (0 or 1) or ``"random"``
 FIRST_PLAYER_CHOICES = (0, 1, "random")
-#: the old ``first_player`` value, from when the agents were ``player_1`` and ``player_2``: the first seat
-OLD_FIRST_SEAT_NAME = "player_1"
 KING_REACHES = ("orthogonal", "all8")
 PLACEMENT_RULES = ("all_neighbours", "any_neighbour")
 ACE_BLOCKING = ("none", "faces", "cards")
@@ -23,19 +18,6 @@ ACE_VS_ACE = ("coin", "aggressor_wins")
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
     if value not in choices:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-
-
-def _old_first_seat_name(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``first_player="player_1"`` (before the agents were renamed ``player_0`` and ``player_1``)
-    named the first seat: it is ``first_player=0``, never agent ``player_1``."""
-    if kwargs.get("first_player") != OLD_FIRST_SEAT_NAME:
-        return kwargs
-    deprecated(
-        f"MapDuelConfig first_player={OLD_FIRST_SEAT_NAME!r} (the first seat, now agent 'player_0')",
-        "first_player=0",
-        stacklevel=4,
-    )
-    return {**kwargs, "first_player": 0}
 
 
 def _check_first_player(value: object) -> None:
@@ -52,7 +34,6 @@ def _check_int(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")
 
 
-@accepts_old_names({"max_turns": "length_limit"}, convert=_old_first_seat_name)
 @dataclass(frozen=True)
 class MapDuelConfig:
     """Rule variants of Map Duel (ruling numbers of ``docs/rules/map_duel.md`` in brackets).
@@ -61,8 +42,7 @@ class MapDuelConfig:
         board_size: the board is ``board_size x board_size`` cells, odd, 9 to 25 [7].
         first_player: the seat that places the second setup card, its starting face first and
             moves first: ``0`` (agent ``player_0``, red), ``1`` (``player_1``, black) or
-            ``"random"`` [13]. The old value ``"player_1"`` still means seat 0, with a
-            ``DeprecationWarning``, for one release.
+            ``"random"`` [13].
         king_reach: a King confronts the 4 ``"orthogonal"`` neighbours or ``"all8"`` [8].
         placement_rule: a setup card must suit ``"all_neighbours"`` or ``"any_neighbour"`` [15].
         sacrifice_exact: a sacrifice must make exactly as many swaps as the card's rank [24].
@@ -75,8 +55,7 @@ class MapDuelConfig:
         hidden_pools: the opponent's pool is shown as its size only [39].
         no_progress_turns: a draw after this many turns in a row without a consume, build,
             placement, sacrifice, spend or confrontation [45].
-        length_limit: truncation (reward 0) after this many main-game turns [45]. Formerly
-            ``max_turns``.
+        length_limit: truncation (reward 0) after this many main-game turns [45].
         shaping: ``c`` of the optional shaped reward ``c * (change in my colour's share of the
             map's number cards)`` [1].
     """

@@ -62,11 +62,7 @@ Registered ids: ``MapDuel-v0``, ``MapDuelRandomFirst-v0``, ``MapDuelHiddenPools-
 
 ## Version History
 
-- v0: initial release. Agents renamed ``player_0`` (red) and ``player_1`` (black), as in every
-  other game (they were ``player_1`` and ``player_2``); ``first_player`` takes a seat, ``0`` or
-  ``1``, or ``"random"`` (the old value ``"player_1"`` still means seat 0, with a
-  ``DeprecationWarning``, for one release); a win's ``infos[agent]["result"]`` names the new
-  agent (``"won by player_0"``, was ``"won by player_1"``). The game itself is unchanged.
+- v0: initial release.
 """
 
 #: the template's words that stand for sizes of the code (``env_docstring`` fills the common ones)

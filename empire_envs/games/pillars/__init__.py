@@ -7,17 +7,25 @@ the PettingZoo AEC environment from it (``empire_envs.envs.PillarsEnv``, the bar
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.game import Game
 from . import actions, observe, render, rules
 from .actions import layout_for
 from .config import PillarsConfig
 from .doc import ENV_DOC
-from .state import PillarsState, kinds_for
+from .state import PillarsState, full_deck_counts, kinds_for
 
 
 def _action_name(state_or_config, index: int) -> str:
     kinds = getattr(state_or_config, "kinds", None) or kinds_for(state_or_config)
     return layout_for(kinds).name(index)
+
+
+def _example_reset_options(config: PillarsConfig) -> dict[str, Any]:
+    """Every card of the packs, in kind order, and seat 0 first."""
+    deck = [kind for kind, count in enumerate(full_deck_counts(config)) for _ in range(count)]
+    return {"deck": deck, "first_player": 0}
 
 
 def _new_game(config: PillarsConfig, rng, deck=None, first_player=None) -> PillarsState:
@@ -49,6 +57,7 @@ GAME = Game(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck", "first_player"),
+    example_reset_options=_example_reset_options,
     heuristic_values=rules.heuristic_values,
     announce_action=actions.announce_action,
     env_doc=ENV_DOC,

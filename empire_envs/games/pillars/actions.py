@@ -11,16 +11,18 @@ at 0..{last_rank_kind}), {card_kinds} with ``battle_demand="card"``. A seat offs
 """
 
 # The docstring above is a template: its sizes and its table are written from the layout below
-# (``describe``), so the indices a reader sees are the ones the code uses.
+# (``blocks`` and ``BlockLayout.doc_table``), so the indices a reader sees are the ones the code
+# uses.
 
 from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import NamedTuple
 
-from ...core.action_table import ActionTable
+from ...core.action_table import Argument, Block, BlockLayout
 from ...core.game import seat_offset_name
 from .state import (
     CARD_KINDS,
@@ -64,91 +66,99 @@ class Action(NamedTuple):
     b: int = -1
 
 
-def block_arguments(num_kinds: int) -> dict[Kind, list[tuple[int, ...]]]:
-    """The arguments of every action of each kind, in index order (the first argument varies
-    slowest): the one declaration the blocks' sizes and offsets follow from."""
-    cards = range(num_kinds)
-    return {
-        Kind.STEAL: [(o,) for o in OFFSETS],
-        Kind.TRADE: [(k,) for k in cards],
-        Kind.BATTLE: [(o, k) for o in OFFSETS for k in cards],
-        Kind.PILLAR: [(r, j) for r in range(NUM_PILLAR_RANKS) for j in range(MAX_JOKERS + 1)],
-        Kind.END_BUILD: [()],
-        Kind.DISCARD: [(k,) for k in cards],
-        Kind.SKIP: [(o,) for o in OFFSETS],
-        Kind.NO_SKIP: [()],
-        Kind.OFFER: [(k,) for k in cards],
-        Kind.PICK: [(o,) for o in OFFSETS],
-        Kind.THROW: [(t,) for t in range(len(THROW_NAMES))],
-    }
+def blocks(kinds: KindSet) -> tuple[Block, ...]:
+    """The action table of one kind set, block by block in index order (the first argument
+    varies slowest): the one declaration its indices, sizes and docstring table follow from. The
+    BATTLE row writes its own index formula (``{start}``: the block's first index), as its
+    offset counts from 1; the layout appends one to the two-argument rows that count from 0."""
+    offset, kind = Argument("o", MAX_OFFSET, first=1), Argument("k", kinds.size)
+    ranks = f"{PILLAR_RANK_LABELS[0]}..{PILLAR_RANK_LABELS[-1]} as 0..{NUM_PILLAR_RANKS - 1}"
+    return (
+        Block(Kind.STEAL, (offset,), "take the top card of seat offset o's discard pile"),
+        Block(Kind.TRADE, (kind,), "start a trade by tabling one card of kind k"),
+        Block(
+            Kind.BATTLE,
+            (offset, kind),
+            f"battle seat offset o demanding kind k (index {{start}} + {kinds.size}(o-1) + k)",
+        ),
+        Block(
+            Kind.PILLAR,
+            (Argument("r", NUM_PILLAR_RANKS), Argument("j", MAX_JOKERS + 1)),
+            f"lay a pillar of rank r ({ranks}) with j jokers",
+        ),
+        Block(Kind.END_BUILD, (), "end the build phase (and skip the main action if optional)"),
+        Block(Kind.DISCARD, (kind,), "discard one card of kind k, ending the turn"),
+        Block(Kind.SKIP, (offset,), "give seat offset o a pending skip"),
+        Block(Kind.NO_SKIP, (), "give no one a skip"),
+        Block(Kind.OFFER, (kind,), "offer one card of kind k to the open trade"),
+        Block(Kind.PICK, (offset,), "take the offer of seat offset o"),
+        Block(Kind.THROW, (Argument("t", len(THROW_NAMES)),), "rock, paper or scissors"),
+    )
 
 
-class ActionLayout:
-    """The index blocks of one kind set (one per ``Kind``, in ``Kind`` order) and its
-    ``ActionTable``. ``steal``, ``trade``, ... ``throw`` are the blocks' first indices."""
+class ActionLayout(BlockLayout):
+    """The action table of one kind set, laid out from ``blocks(kinds)``: each block's first
+    index is ``starts[Kind.X]``, its indices ``block_range(Kind.X)``, an action's index
+    ``index(Kind.X, ...)``; ``end_build`` and ``no_skip`` are the indices of the two actions
+    without arguments.
+    """
 
     def __init__(self, kinds: KindSet) -> None:
+        super().__init__("Pillars", Kind, Action, blocks(kinds))
         self.kinds = kinds
-        arguments = block_arguments(kinds.size)
-        actions = [Action(kind, *args) for kind in Kind for args in arguments[kind]]
-        self.table = ActionTable("Pillars", Kind, Action, actions)
-        self.size = self.table.size
-        self.blocks: dict[Kind, range] = {}
-        start = 0
-        for kind in Kind:
-            self.blocks[kind] = range(start, start + len(arguments[kind]))
-            start += len(arguments[kind])
-        first = {kind: block.start for kind, block in self.blocks.items()}
-        self.steal = first[Kind.STEAL]
-        self.trade = first[Kind.TRADE]
-        self.battle = first[Kind.BATTLE]
-        self.pillar = first[Kind.PILLAR]
-        self.end_build = first[Kind.END_BUILD]
-        self.discard = first[Kind.DISCARD]
-        self.skip = first[Kind.SKIP]
-        self.no_skip = first[Kind.NO_SKIP]
-        self.offer = first[Kind.OFFER]
-        self.pick = first[Kind.PICK]
-        self.throw = first[Kind.THROW]
+        #: the structured action of each index: ``decode`` without its checks, for the rules
+        self.actions: tuple[Action, ...] = self.table.actions
+        # the BATTLE row's meaning names its block's first index (``blocks``), known from here on
+        self.blocks = tuple(
+            block._replace(meaning=block.meaning.format(start=self.starts[block.kind])) for block in self.blocks
+        )
+        self._battle_ranges = {
+            n: range(self.starts[Kind.BATTLE], self.index(Kind.BATTLE, n - 1, kinds.size - 1) + 1)
+            for n in range(2, MAX_OFFSET + 2)
+        }
+        self.end_build = self.index(Kind.END_BUILD)
+        self.no_skip = self.index(Kind.NO_SKIP)
 
-    # Index helpers: offsets are 1..5, kinds 0..K-1, pillar ranks 0..11, jokers 0..4 (the
-    # argument order of ``block_arguments``; tests check them against the table).
-    def steal_index(self, offset: int) -> int:
-        return self.steal + offset - 1
-
-    def trade_index(self, kind: int) -> int:
-        return self.trade + kind
-
-    def battle_index(self, offset: int, kind: int) -> int:
-        return self.battle + (offset - 1) * self.kinds.size + kind
+    def of_kind(self, kind: Kind, actions: Iterable[int]) -> list[int]:
+        """The indices among ``actions`` that are ``kind`` actions, in their order."""
+        block = self.block_range(kind)
+        return [action for action in actions if action in block]
 
     def battle_range(self, n: int) -> range:
         """Every battle against the other seats of an ``n``-seat table (offsets 1..n-1, any kind)."""
-        return range(self.battle, self.battle + (n - 1) * self.kinds.size)
+        return self._battle_ranges[n]
+
+    # Index helpers, for the call sites that name one action (offsets 1..5, kinds 0..K-1, pillar
+    # ranks 0..11, jokers 0..4).
+    def steal_index(self, offset: int) -> int:
+        return self.index(Kind.STEAL, offset)
+
+    def trade_index(self, kind: int) -> int:
+        return self.index(Kind.TRADE, kind)
+
+    def battle_index(self, offset: int, kind: int) -> int:
+        return self.index(Kind.BATTLE, offset, kind)
 
     def pillar_index(self, rank: int, jokers: int) -> int:
-        return self.pillar + (MAX_JOKERS + 1) * rank + jokers
+        return self.index(Kind.PILLAR, rank, jokers)
 
     def discard_index(self, kind: int) -> int:
-        return self.discard + kind
+        return self.index(Kind.DISCARD, kind)
 
     def skip_index(self, offset: int) -> int:
-        return self.skip + offset - 1
+        return self.index(Kind.SKIP, offset)
 
     def offer_index(self, kind: int) -> int:
-        return self.offer + kind
+        return self.index(Kind.OFFER, kind)
 
     def pick_index(self, offset: int) -> int:
-        return self.pick + offset - 1
+        return self.index(Kind.PICK, offset)
 
     def throw_index(self, throw: int) -> int:
-        return self.throw + throw
+        return self.index(Kind.THROW, throw)
 
     def decode(self, index: int) -> Action:
         return self.table.decode(index)
-
-    def encode(self, action) -> int:
-        return self.table.encode(action)
 
     def name(self, index: int) -> str:
         """A short readable name, e.g. ``"BATTLE +2 for 7"`` or ``"PILLAR 9 (1 joker)"``."""
@@ -176,52 +186,7 @@ def layout_for(kinds: KindSet) -> ActionLayout:
     return RANK_LAYOUT if kinds.size == RANK_KINDS.size else CARD_LAYOUT
 
 
-# --------------------------------------------------------------------------- the docstring table
-
-#: how the docstring table writes each kind of action and what it does; ``{start}`` is the
-#: block's first index, ``{k}`` the number of kinds, ``{jokers}`` the PILLAR block's stride
-MEANINGS: dict[Kind, tuple[str, str]] = {
-    Kind.STEAL: ("STEAL(o)", "take the top card of seat offset o's discard pile"),
-    Kind.TRADE: ("TRADE(k)", "start a trade by tabling one card of kind k"),
-    Kind.BATTLE: ("BATTLE(o, k)", "battle seat offset o demanding kind k (index {start} + {k}(o-1) + k)"),
-    Kind.PILLAR: (
-        "PILLAR(r, j)",
-        "lay a pillar of rank r ({lowest}..{highest} as 0..{last_rank}) with j jokers ({start} + {jokers}r + j)",
-    ),
-    Kind.END_BUILD: ("END_BUILD", "end the build phase (and skip the main action if optional)"),
-    Kind.DISCARD: ("DISCARD(k)", "discard one card of kind k, ending the turn"),
-    Kind.SKIP: ("SKIP(o)", "give seat offset o a pending skip"),
-    Kind.NO_SKIP: ("NO_SKIP", "give no one a skip"),
-    Kind.OFFER: ("OFFER(k)", "offer one card of kind k to the open trade"),
-    Kind.PICK: ("PICK(o)", "take the offer of seat offset o"),
-    Kind.THROW: ("THROW(t)", "rock, paper or scissors"),
-}
-_COLUMN_WIDTHS = (10, 16, 63)
-
-
-def describe(lay: ActionLayout) -> str:
-    """The layout as a reST table: each block's indices, how it is written, what it does."""
-    rule = "  ".join("=" * width for width in _COLUMN_WIDTHS)
-    lines = [rule, _row("index", "action", "meaning"), rule]
-    for kind, block in lay.blocks.items():
-        indices = str(block.start) if len(block) == 1 else f"{block.start}-{block.stop - 1}"
-        written, meaning = MEANINGS[kind]
-        text = meaning.format(
-            start=block.start,
-            k=lay.kinds.size,
-            jokers=MAX_JOKERS + 1,
-            lowest=PILLAR_RANK_LABELS[0],
-            highest=PILLAR_RANK_LABELS[-1],
-            last_rank=NUM_PILLAR_RANKS - 1,
-        )
-        lines.append(_row(indices, written, text))  # the last column may run past its rule
-    lines.append(rule)
-    return "\n".join(lines)
-
-
-def _row(*cells: str) -> str:
-    padded = [cell.ljust(width) for cell, width in zip(cells[:-1], _COLUMN_WIDTHS, strict=False)]
-    return "  ".join([*padded, cells[-1]])
+# --------------------------------------------------------------------------- the docstring
 
 
 def _docstring(template: str) -> str:
@@ -239,7 +204,7 @@ def _docstring(template: str) -> str:
         card_actions=CARD_LAYOUT.size,
     )
     paragraphs = [_fill(paragraph) for paragraph in prose.strip().split("\n\n")]
-    return "\n\n".join([*paragraphs, describe(RANK_LAYOUT)]) + "\n"
+    return "\n\n".join([*paragraphs, RANK_LAYOUT.doc_table()]) + "\n"
 
 
 _LITERAL = re.compile(r"``[^`]*``")

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.compat import accepts_old_names
 from ...core.docstrings import rst_tables
 from ...core.errors import IllegalActionError
 from ...core.game import Game
@@ -34,12 +33,21 @@ from ...core.state import CLONE, LISTS, SHARED, VALUE, DeclaredState
 from . import actions, observe, render, rules
 from .actions import announce_action, layout_for
 from .config import PillarsConfig
-from .state import EMPIRE_NAMES, NO_EMPIRE, ONGOING, TRUNCATED, WON, KindSet, PillarsState, kinds_for
+from .state import (
+    EMPIRE_NAMES,
+    NO_EMPIRE,
+    ONGOING,
+    TRUNCATED,
+    WON,
+    KindSet,
+    PillarsState,
+    full_deck_counts,
+    kinds_for,
+)
 
 NUM_EMPIRES = len(EMPIRE_NAMES) - 1  # Thief, Merchant, Warlord (NO_EMPIRE aside)
 
 
-@accepts_old_names(PillarsConfig.RENAMED)  # type: ignore[attr-defined]
 @dataclass(frozen=True)
 class CampaignConfig(PillarsConfig):
     """Every Pillars flag (they apply to each game of the series) and the campaign's length.
@@ -278,6 +286,11 @@ CAMPAIGN_GAME = Game(
     to_text=to_text,
     to_rgb=lambda state: render.to_rgb(state.game),
     reset_options=("deck", "first_player"),
+    # the first game's deal: every card of the packs, in kind order, and seat 0 first
+    example_reset_options=lambda config: {
+        "deck": [kind for kind, count in enumerate(full_deck_counts(config)) for _ in range(count)],
+        "first_player": 0,
+    },
     heuristic_values=heuristic_values,
     announce_action=announce_action,
     env_doc=ENV_DOC,

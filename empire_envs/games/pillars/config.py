@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass
 
 from ...core.cards import NUM_CARDS, NUM_RANKS
-from ...core.compat import accepts_old_names
 
 RESOURCE_EMPTY_MODES = ("reshuffle", "skip_draw", "end_draw")
 BATTLE_DEMAND_MODES = ("rank", "card")
@@ -36,7 +35,6 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
 
 
-@accepts_old_names({"max_rounds": "length_limit", "pillar_shaping": "shaping"})
 @dataclass(frozen=True)
 class PillarsConfig:
     """Rule variants of Pillars. Each attribute is a flag of the rulings (section numbers of
@@ -61,11 +59,11 @@ class PillarsConfig:
         min_natural_per_pillar: natural cards a pillar needs besides jokers [28].
         skip_optional: a player who discarded a 2 may name no one (NO_SKIP) [43].
         length_limit: the episode is truncated after this many rounds of ``num_players`` turns,
-            skipped turns included [47]. Formerly ``max_rounds``.
+            skipped turns included [47].
         reward_scheme: ``"win_loss"`` (winner +1, everyone else -1) or ``"zero_sum"`` (winner +1,
             everyone else ``-1/(n-1)``) [1].
         shaping: reward paid to a player each time it lays a pillar (at most 0.1, so
-            shaping stays far below a win) [1]. Formerly ``pillar_shaping``.
+            shaping stays far below a win) [1].
         obs_known_cards: fill the known-cards tracker block of the observation (zeros when
             False) [4].
     """

@@ -43,6 +43,7 @@ GAME = Game(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
+    example_reset_options=lambda config: {"deck": list(range(rules.DEAL_SIZE))},  # tableau, then stock
     env_doc=ENV_DOC,
 )
 

@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ...core.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS
-from ...core.compat import deprecated, legacy_determinize_arguments
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
@@ -35,19 +34,12 @@ def new_game(
     config: SolitaireConfig | None = None,
     rng: np.random.Generator | int | None = None,
     deck: Sequence[str | int] | None = None,
-    *,
-    deal: Sequence[str | int] | None = None,
 ) -> SolitaireState:
     """A new game; ``deck`` is the top of the deck in dealing order: the 15 tableau cards row by
-    row, then the 3 stock cards top first (``deal``, its old name, still works with a warning)."""
+    row, then the 3 stock cards top first."""
     config = config if config is not None else SolitaireConfig()
     if not isinstance(config, SolitaireConfig):
         raise TypeError(f"config must be a SolitaireConfig, got {type(config).__name__}")
-    if deal is not None:
-        deprecated("the Solitaire option 'deal'", "'deck'")
-        if deck is not None:
-            raise TypeError("give 'deck' only; 'deal' is its deprecated old name")
-        deck = deal
     rng = as_generator(rng)
     if deck is None:
         order = [int(card) for card in rng.permutation(NUM_CARDS)]
@@ -162,19 +154,6 @@ def apply_action(state: SolitaireState, action: int, rng=None) -> list[float]:
     return [_play(state, action)]
 
 
-def step(state: SolitaireState, action: int, rng=None) -> float:
-    """Deprecated: ``apply_action`` (in place; returns ``[reward]``)."""
-    deprecated("rules.step(state, action, rng)", "rules.apply_action(state, action, rng)[0]")
-    return _play(state, action)
-
-
-def apply(state: SolitaireState, action: int, rng=None) -> tuple[SolitaireState, float]:
-    """Deprecated: ``GAME.child(state, action, rng)`` (pure; returns ``(new_state, [reward])``)."""
-    deprecated("rules.apply(state, action, rng)", "GAME.child(state, action, rng)")
-    child = state.clone()
-    return child, _play(child, action)
-
-
 def _play(state: SolitaireState, action: int) -> float:
     if state.outcome != ONGOING:
         raise IllegalActionError("the game is over; start a new one")
@@ -230,8 +209,9 @@ def _settle(state: SolitaireState) -> float:
 
 def determinize(state: SolitaireState, seat: int = 0, rng: np.random.Generator | int | None = None) -> SolitaireState:
     """A copy whose stock is redrawn from the cards the player has not seen (order included).
-    ``seat`` is always 0; the old call ``determinize(state, rng)`` still works, with a warning."""
-    seat, rng = legacy_determinize_arguments(seat, rng)
+    ``seat`` is always 0 (one player)."""
+    if seat != 0:
+        raise ValueError(f"a one-player game has seat 0 only, got seat {seat!r}")
     rng = as_generator(rng)
     copy = state.clone()
     hidden = sorted(copy.stock + copy.unused)

@@ -23,7 +23,7 @@ positions proven lost; stock placements are tried before captures and, among cap
 the one whose victim has the fewest partners (rank or suit mates) left; one sound prune, the
 disconnected match graph, drops captures that leave two groups of cards that can never meet.
 Every reduction only ever discards lost positions (each is argued where it is used), so the
-verdict is exact and a returned line always wins when replayed through ``rules.step``.
+verdict is exact and a returned line always wins when replayed through ``rules.apply_action``.
 
 The stock hidden (what an agent faces) is solved in ``fair.py``: the expectimax over the
 unseen cards (at each REVEAL the card is uniform over them, then placed by choice), with this
@@ -31,6 +31,11 @@ solver (fast backend) at the leaves, a table of bounds, Star1 pruning, classes o
 cards and anytime bounds. Exact for positions a few cards from the end; a whole deal (3 hidden
 cards of 37, ~20k leaf solves for even one strategy) mostly ends on its time limit with sound
 bounds (docs/benchmarks/solitaire_ladder.md).
+
+One module, over 600 lines, on purpose: the numba kernel and the Python reference search it is
+tested against stay together, and numba's on-disk cache of the kernel notices changes to this
+file only (see the comment above ``_K_DIRECTION_BITS``), so a kernel split across modules could
+run stale compiled code.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ environment ``empire_envs.envs.EmpireSoloEnv`` (id ``empire_envs/EmpireSolo-v0``
 
 from __future__ import annotations
 
+from ...core.cards import NUM_CARDS
 from ...core.game import Game
 from . import actions, observe, render, rules
 from .config import SoloConfig
@@ -42,6 +43,7 @@ GAME = Game(
     to_text=render.to_text,
     to_rgb=render.to_rgb,
     reset_options=("deck",),
+    example_reset_options=lambda config: {"deck": list(range(NUM_CARDS))},  # the whole deck, top first
     env_doc=ENV_DOC,
 )
 

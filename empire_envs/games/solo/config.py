@@ -4,30 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
-from ...core.compat import accepts_old_names, deprecated
 
 #: Shaping payment per formation, in the order super soldier, battalion, native, builder, base.
 DEFAULT_SHAPING_VALUES = (0.01, 0.02, 0.04, 0.06, 0.10)
 
 
-def _old_shaping_switch(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``shaped_reward=True/False`` (before ``shaping``) is ``shaping=1.0/0.0``."""
-    if "shaped_reward" not in kwargs:
-        return kwargs
-    kwargs = dict(kwargs)
-    value = kwargs.pop("shaped_reward")
-    deprecated("SoloConfig option 'shaped_reward'", "shaping=1.0 (or 0.0)", stacklevel=4)
-    if not isinstance(value, bool):
-        raise TypeError(f"shaped_reward must be a bool, got {value!r}")
-    if "shaping" in kwargs:
-        raise TypeError("SoloConfig: give 'shaping' only; 'shaped_reward' is its deprecated old form")
-    kwargs["shaping"] = 1.0 if value else 0.0
-    return kwargs
-
-
-@accepts_old_names({"max_draws": "length_limit"}, convert=_old_shaping_switch)
 @dataclass(frozen=True)
 class SoloConfig:
     """Rule variants of Empire solo (``docs/rules/solo.md`` explains each).
@@ -37,9 +18,8 @@ class SoloConfig:
             default False: merges happen only before the turn's draw).
         length_limit: the episode is truncated when a card must be drawn and this many cards
             have already been drawn (turn draws and enemies revealed in battle both count).
-            Formerly ``max_draws``.
         shaping: the scale of the small rewards for forming units: 0 (default) pays none, 1 pays
-            ``shaping_values`` as listed. Formerly ``shaped_reward`` (True is 1.0).
+            ``shaping_values`` as listed.
         shaping_values: payment for forming a super soldier, battalion, native, base builder and
             base, before ``shaping`` scales it.
         shaping_cap: an episode's shaping payments stop once their total reaches this, so that
@@ -82,9 +62,3 @@ class SoloConfig:
                 f"shaping_cap must be in [0, 1) so shaping stays below the win reward, got {self.shaping_cap!r}"
             )
         object.__setattr__(self, "shaping_cap", float(self.shaping_cap))
-
-    @property
-    def shaped_reward(self) -> bool:
-        """Deprecated: ``shaping > 0``."""
-        deprecated("SoloConfig.shaped_reward", "SoloConfig.shaping")
-        return self.shaping > 0

@@ -37,6 +37,11 @@ sorted, which keeps a step cheap.
 
 Decisions draw at most one card each (a turn's card or one enemy), so a step takes at most one
 card, and reshuffles at most once.
+
+One module, over 600 lines, on purpose: it is the whole game as one compiled step with the
+select-style pieces it is made of, the twin of ``rules.py`` that the lockstep tests hold to it;
+the next twins (the multiplayer games) will show which of those pieces deserve a module of their
+own in core.
 """
 
 from __future__ import annotations
@@ -77,6 +82,7 @@ from .state import (
     SUPER,
     TRUNCATED,
     WON,
+    Phase,
     SoloState,
 )
 
@@ -737,7 +743,7 @@ def to_python(state: State, config: SoloConfig | None = None) -> SoloState:
     python.deck = _order_from(np.asarray(state.deck_key), int(state.deck_drawn), np.asarray(state.deck))[::-1]
     python.discard = [int(c) for c in np.flatnonzero(np.asarray(state.discard))]
     python.drawn = int(state.drawn)
-    python.phase = int(state.phase)
+    python.phase = Phase(int(state.phase))
     python.attacker = int(state.attacker)
     python.enemies = [int(e) for e in np.asarray(state.enemies) if e >= 0]
     python.mode = int(state.mode)

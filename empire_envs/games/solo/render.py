@@ -13,11 +13,11 @@ from .state import (
     NUM_TERRITORIES,
     ONGOING,
     OUTCOME_NAMES,
-    PHASE_NAMES,
     SEND,
     SPLIT,
     SUM,
     UNIT_NAMES,
+    Phase,
     SoloState,
 )
 
@@ -62,7 +62,7 @@ def to_text(state: SoloState) -> str:
     lines = [
         f"Empire solo | draws {state.draws}/{state.config.length_limit} | deck {len(state.deck)}"
         f" | discard {len(state.discard)} | bases {state.num_bases()}/3"
-        f" | phase {PHASE_NAMES[state.phase]}"
+        f" | phase {Phase(state.phase).label}"
     ]
     for t in range(NUM_TERRITORIES):
         lines.append(f"  {territory_label(t):<10} {unit_text(state, t)}")

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.cards import ACE, JACK, KING, NUM_CARDS, QUEEN, is_black, rank_of
-from ...core.compat import deprecated, legacy_determinize_arguments
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
@@ -42,7 +41,6 @@ from .state import (
     NUM_TERRITORIES,
     ORGANIZE,
     OVER,
-    PHASE_NAMES,
     REACT,
     SEND,
     SOLDIER,
@@ -51,6 +49,7 @@ from .state import (
     SUPER,
     TRUNCATED,
     WON,
+    Phase,
     SoloState,
 )
 
@@ -128,9 +127,10 @@ def determinize(state: SoloState, seat: int = 0, rng: np.random.Generator | int 
     """A copy of ``state`` with the deck's order resampled: the only thing the player cannot see.
 
     Search agents plan on determinized copies, never on the true deck order. ``seat`` is always
-    0 (one player); the old call ``determinize(state, rng)`` still works, with a warning.
+    0 (one player).
     """
-    seat, rng = legacy_determinize_arguments(seat, rng)
+    if seat != 0:
+        raise ValueError(f"a one-player game has seat 0 only, got seat {seat!r}")
     copy = state.clone()
     copy.deck = shuffled(copy.deck, as_generator(rng))
     return copy
@@ -270,19 +270,6 @@ def apply_action(state: SoloState, action: int, rng: np.random.Generator | int |
     return [_play(state, action, rng)]
 
 
-def step(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> float:
-    """Deprecated: ``apply_action`` (in place; returns ``[reward]``)."""
-    deprecated("rules.step(state, action, rng)", "rules.apply_action(state, action, rng)[0]")
-    return _play(state, action, rng)
-
-
-def apply(state: SoloState, action: int, rng: np.random.Generator | int | None = None) -> tuple[SoloState, float]:
-    """Deprecated: ``GAME.child(state, action, rng)`` (pure; returns ``(new_state, [reward])``)."""
-    deprecated("rules.apply(state, action, rng)", "GAME.child(state, action, rng)")
-    child = state.clone()
-    return child, _play(child, action, rng)
-
-
 def _play(state: SoloState, action: int, rng: np.random.Generator | int | None) -> float:
     if state.phase == OVER:
         raise IllegalActionError("the game is over; start a new one")
@@ -295,7 +282,7 @@ def _play(state: SoloState, action: int, rng: np.random.Generator | int | None) 
 
 def _illegal(state: SoloState, why: str, kind: Kind, a: int, b: int) -> IllegalActionError:
     name = A.action_name(A.encode((kind, a, b)))
-    return IllegalActionError(f"{name} is illegal now ({why}); phase is {PHASE_NAMES[state.phase]}")
+    return IllegalActionError(f"{name} is illegal now ({why}); phase is {Phase(state.phase).label}")
 
 
 def _require(state: SoloState, ok: bool, why: str, kind: Kind, a: int = -1, b: int = -1) -> None:

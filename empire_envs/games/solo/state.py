@@ -13,6 +13,8 @@ Zones (every one of the 52 cards is in exactly one of them):
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from ...core.state import LIST, SHARED, VALUE, DeclaredState
 from .config import SoloConfig
 
@@ -25,9 +27,31 @@ EMPTY, SOLDIER, SUPER, BATTALION, NATIVE, BUILDER, BASE = range(7)
 UNIT_NAMES = ("empty", "soldier", "super soldier", "battalion", "native", "base builder", "base")
 NUM_UNIT_KINDS = len(UNIT_NAMES)
 
-# Phases: what the next decision is about.
-ORGANIZE, REACT, KING_MODE, SEND, OVER = range(5)
-PHASE_NAMES = ("organize", "react", "king mode", "send", "over")
+
+class Phase(IntEnum):
+    """What the next decision is about; ``OVER`` once the episode has ended."""
+
+    ORGANIZE = 0
+    REACT = 1
+    KING_MODE = 2
+    SEND = 3
+    OVER = 4
+
+    @property
+    def label(self) -> str:
+        """``"king mode"`` for ``KING_MODE``: the name the renders print."""
+        return self.name.lower().replace("_", " ")
+
+
+# The members under their bare names, as the rules compare with them on the hot path (a module
+# constant is read several times faster than an enum attribute such as ``Phase.SEND``).
+ORGANIZE = Phase.ORGANIZE
+REACT = Phase.REACT
+KING_MODE = Phase.KING_MODE
+SEND = Phase.SEND
+OVER = Phase.OVER
+#: each phase's label, in phase order (the observation's one-hot block)
+PHASE_NAMES = tuple(phase.label for phase in Phase)
 
 # King round modes.
 NO_MODE, SUM, SPLIT = range(3)
@@ -111,7 +135,7 @@ class SoloState(DeclaredState):
             if kind != EMPTY
         )
         return (
-            f"SoloState(phase={PHASE_NAMES[self.phase]!r}, drawn={self.drawn}, units=[{units}], "
+            f"SoloState(phase={Phase(self.phase).label!r}, drawn={self.drawn}, units=[{units}], "
             f"attacker={self.attacker}, enemies={self.enemies}, sent={self.sent}, deck={len(self.deck)} cards, "
             f"discard={self.discard}, draws={self.draws}, outcome={OUTCOME_NAMES[self.outcome]!r})"
         )

@@ -1,0 +1,72 @@
+"""Benchmark agents on several environments and variants over several seeds: one results table.
+
+``python -m empire_envs benchmark`` (and ``experiments/benchmark.py``) runs ``benchmark_report``.
+
+An env is written ``SPEC[@key=value,...]``: any env spec ``evaluate_agent`` takes, optionally
+followed by the variant's settings (values are Python literals; a bare word stays a string). Tables
+label a variant by its text as given, with the ``empire_envs/`` prefix dropped.
+
+Seed ``k`` plays episodes ``k * 1_000_000 + i`` (``evaluate_agent(..., seed=k * 1_000_000)``), so
+two seeds never share a deal. Counts are pooled over the seeds: the win rate carries the Wilson
+95% interval of all pooled episodes, and ``win_rate_seed_std`` is the sample standard deviation
+(ddof 1) of the per-seed win rates (blank with one seed).
+
+An agent that a game does not have (``reveal-solve`` exists for Solitaire only) is skipped for
+that env with a note; an agent that no env has is an error (``BenchmarkError``).
+
+In a multiplayer (PettingZoo AEC) env every agent gets a row against ``opponent`` in the main
+table, and the agents also play a round robin: for every ordered pair (A, B) with A != B, A takes
+the seats in turn and B plays every other seat. A's score is ``(wins + draws / 2) / episodes``.
+The pooled pairwise results give Bradley-Terry ratings on the Elo scale (``elo_ratings``).
+
+Files written under the output folder: ``results.md``, ``results.csv``, ``results.png`` (win
+rates with 95% intervals) and, per multiplayer env, ``roundrobin_<label>.md``, ``.csv`` and
+``.png`` (the score matrix as a heatmap).
+
+The code, by topic: ``spec`` (env variants, labels, seeds), ``run`` (planning, the main table,
+the round robin), ``statistics`` (pooling, Wilson intervals, Elo) and ``report`` (the files, the
+charts and ``benchmark_report``). This package re-exports their public names; a test that
+replaces a function replaces it in the module that calls it (``run.evaluate_agent``).
+"""
+
+from __future__ import annotations
+
+from .report import (
+    CSV_COLUMNS,
+    HAVE_MATPLOTLIB,
+    benchmark_report,
+    format_markdown,
+    format_round_robin,
+    plot_results,
+    plot_round_robin,
+    write_round_robin,
+    write_table,
+)
+from .run import PlannedEnv, plan_benchmark, round_robin, run_benchmark
+from .spec import SEED_STRIDE, BenchmarkError, EnvVariant, env_label, parse_env_spec, safe_label, seed_base
+from .statistics import elo_ratings, pool_results
+
+__all__ = [
+    "CSV_COLUMNS",
+    "HAVE_MATPLOTLIB",
+    "SEED_STRIDE",
+    "BenchmarkError",
+    "EnvVariant",
+    "PlannedEnv",
+    "benchmark_report",
+    "elo_ratings",
+    "env_label",
+    "format_markdown",
+    "format_round_robin",
+    "parse_env_spec",
+    "plan_benchmark",
+    "plot_results",
+    "plot_round_robin",
+    "pool_results",
+    "round_robin",
+    "run_benchmark",
+    "safe_label",
+    "seed_base",
+    "write_round_robin",
+    "write_table",
+]
