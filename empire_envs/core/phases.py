@@ -21,6 +21,15 @@ S = TypeVar("S")
 P = TypeVar("P", bound=IntEnum)
 
 
+class GamePhase(IntEnum):
+    """The base of a game's ``Phase`` enum: members numbered 0, 1, 2, ... (``phase_table``), each
+    with its ``label``, the phase in words as the renders print it (``"king mode"``)."""
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
 @dataclass(frozen=True)
 class PhaseRules(Generic[S]):
     """One phase: the seat to act, its legal actions (ascending) and the effect of an action.

@@ -24,9 +24,8 @@ map; each seat's pool (``pools[p][n]`` 0/1); the cards removed from the game
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 from ...core.cards import CLUBS, DIAMONDS, HEARTS, NUM_SUITS, SPADES, SUIT_LETTERS
+from ...core.phases import GamePhase
 from ...core.state import LIST, LISTS, SET, SHARED, VALUE, DeclaredState
 from .config import MapDuelConfig
 
@@ -85,7 +84,7 @@ NUM_FACE_STATUSES = 3
 DECK, ON_MAP, REMOVED = range(NUM_FACE_STATUSES)
 
 
-class Phase(IntEnum):
+class Phase(GamePhase):
     """The decision the game waits for (``OVER`` once it has ended). ``rules.PHASES`` says, for
     each, who acts, what is legal and what an action does."""
 
@@ -100,11 +99,6 @@ class Phase(IntEnum):
     STEP_2 = 8
     BUILD_CARD = 9
     OVER = 10
-
-    @property
-    def label(self) -> str:
-        """The phase in words, as the renders print it (``"step 1"``, ``"sacrifice move"``)."""
-        return self.name.lower().replace("_", " ")
 
 
 #: the decision phases are the ones before ``OVER`` (the observation's phase one-hot)

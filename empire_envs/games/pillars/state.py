@@ -15,10 +15,10 @@ hands until the trade resolves; they are only marked in ``trade_tabled`` and ``o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from ...core.cards import ACE, NUM_CARDS, NUM_RANKS, NUM_SUITS, RANK_LABELS, card_str, rank_of
+from ...core.phases import GamePhase
 from ...core.state import LIST, LISTS, SHARED, VALUE, DeclaredState
 from .config import PillarsConfig
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ...core.phases import PhaseRules
 
 
-class Phase(IntEnum):
+class Phase(GamePhase):
     """What the pending decision is about; ``OVER`` (last, so the decision phases are numbered
     0..7 as the observation's one-hot block) once the episode has ended. ``rules.PHASES`` says,
     for each phase, who acts, what it may do and what an action does."""
@@ -40,11 +40,6 @@ class Phase(IntEnum):
     RPS_ATTACKER = 6
     RPS_DEFENDER = 7
     OVER = 8
-
-    @property
-    def label(self) -> str:
-        """``"skip target"`` for ``SKIP_TARGET``: the name the renders print."""
-        return self.name.lower().replace("_", " ")
 
 
 # The members under their bare names, as the rules compare with them on the hot path (a module

@@ -13,8 +13,7 @@ Zones (every one of the 52 cards is in exactly one of them):
 
 from __future__ import annotations
 
-from enum import IntEnum
-
+from ...core.phases import GamePhase
 from ...core.state import LIST, SHARED, VALUE, DeclaredState
 from .config import SoloConfig
 
@@ -28,7 +27,7 @@ UNIT_NAMES = ("empty", "soldier", "super soldier", "battalion", "native", "base 
 NUM_UNIT_KINDS = len(UNIT_NAMES)
 
 
-class Phase(IntEnum):
+class Phase(GamePhase):
     """What the next decision is about; ``OVER`` once the episode has ended."""
 
     ORGANIZE = 0
@@ -36,11 +35,6 @@ class Phase(IntEnum):
     KING_MODE = 2
     SEND = 3
     OVER = 4
-
-    @property
-    def label(self) -> str:
-        """``"king mode"`` for ``KING_MODE``: the name the renders print."""
-        return self.name.lower().replace("_", " ")
 
 
 # The members under their bare names, as the rules compare with them on the hot path (a module
