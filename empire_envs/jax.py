@@ -1,8 +1,9 @@
-"""The batched JAX twins of the one-seat games (needs the ``jax`` extra: ``pip install empire-envs[jax]``).
+"""The batched JAX twins (needs the ``jax`` extra: ``pip install empire-envs[jax]``): the two
+solo games and Map Duel, each proven identical to its Python rules by lockstep tests.
 
 Two handles on the same compiled rules:
 
-- pgx style, for compiled training loops::
+- pgx style, for compiled training loops, every twin::
 
       import jax, empire_envs.jax
       env = empire_envs.jax.make("EmpireSolo-v0")          # or "empire_envs/EmpireSolo-v0"
@@ -11,9 +12,14 @@ Two handles on the same compiled rules:
       state = jax.vmap(env.step)(state, actions, keys)     # state.observation, .legal_action_mask,
                                                            # .rewards, .terminated, .truncated
 
-- Gymnasium: ``gymnasium.make_vec("empire_envs/EmpireSolo-v0", num_envs=1024,
-  vectorization_mode="vector_entry_point")`` returns a ``JaxVectorEnv`` (numpy in and out,
-  same-step autoreset, ``infos["action_mask"]``, ``action_masks()``); ``make_vec(env_id,
+  A game of several seats (``env.num_players``; Map Duel has 2) follows pgx's convention:
+  ``state.current_player`` is the seat to act (seat ``i`` is the AEC agent ``player_i``), its
+  mask is ``state.legal_action_mask`` and its view ``state.observation``; ``state.rewards`` has
+  one entry per seat; ``env.observe(state, seat)`` is any seat's view, exactly the Python env's.
+
+- Gymnasium, one-seat twins only: ``gymnasium.make_vec("empire_envs/EmpireSolo-v0",
+  num_envs=1024, vectorization_mode="vector_entry_point")`` returns a ``JaxVectorEnv`` (numpy in
+  and out, same-step autoreset, ``infos["action_mask"]``, ``action_masks()``); ``make_vec(env_id,
   num_envs)`` here does the same.
 
 ``reset_finished(env, state, key, spare)`` deals new games in place of the finished ones of a
@@ -109,7 +115,7 @@ def _rules(env_id: str, config: dict[str, Any]) -> tuple[str, Any]:
 def make(
     env_id: str, illegal_action_penalty: float = -1.0, max_episode_steps: int | None = None, **config: Any
 ) -> JaxEnv:
-    """The pgx-style JAX env of a registered one-seat id, with variant flags as keywords
+    """The pgx-style JAX env of a registered id with a twin, with variant flags as keywords
     (``max_episode_steps``: None or an int >= 1; ``illegal_action_penalty``: a finite number)."""
     full, rules = _rules(env_id, config)
     return JaxEnv(full, rules, illegal_action_penalty, max_episode_steps)
@@ -126,8 +132,9 @@ def make_vec(
     max_episode_steps: int | None = None,
     **config: Any,
 ) -> JaxVectorEnv:
-    """The Gymnasium ``VectorEnv`` of ``num_envs`` twin games (what ``gymnasium.make_vec`` with
-    ``vectorization_mode="vector_entry_point"`` returns); ``JaxVectorEnv`` checks the arguments."""
+    """The Gymnasium ``VectorEnv`` of ``num_envs`` games of a one-seat twin (what
+    ``gymnasium.make_vec`` with ``vectorization_mode="vector_entry_point"`` returns);
+    ``JaxVectorEnv`` checks the arguments and refuses a game of several seats."""
     full, rules = _rules(env_id, config)
     return JaxVectorEnv(
         full,

@@ -20,7 +20,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..core.errors import IllegalActionError, ResetNeeded
+from ..core.errors import ILLEGAL_ACTION_OUTCOME, IllegalActionError, ResetNeeded
 from ..core.game import Game
 from ..core.options import known_reset_options
 from .human_view import HumanView
@@ -164,7 +164,7 @@ class GymAdapter(gym.Env):
                 "action_mask": np.zeros(self.num_actions, dtype=np.int8),
                 "illegal_action": True,
                 "illegal_reason": str(error),
-                "outcome": "illegal action",
+                "outcome": ILLEGAL_ACTION_OUTCOME,
                 "is_success": False,
             }
             return game.observe(state, 0), self.illegal_action_penalty, True, False, failed

@@ -3,11 +3,16 @@
 Two faces of one ``JaxRules`` record (``core.jax_game``), generic over the game:
 
 - ``JaxEnv``: pure functions for compiled training loops, the way pgx offers its games:
-  ``state = jax.vmap(env.init)(keys)``, ``state = jax.vmap(env.step)(state, actions, keys)``.
-  Stepping a finished state returns it unchanged with zero reward. An illegal action (no
-  exception can be raised inside ``jit``) ends the episode: reward ``illegal_action_penalty``
-  (-1), ``terminated``, outcome ``"illegal action"``. As in pgx, a finished state's
-  ``legal_action_mask`` is all ones, so a masked softmax never divides by zero.
+  ``state = jax.vmap(env.init)(keys)``, ``state = jax.vmap(env.step)(state, actions, keys)``,
+  ``env.observe(state, seat)`` any seat's view. Both rules below are pgx's (``pgx.core.Env.step``):
+  stepping a finished state returns it unchanged with zero reward for every seat; an illegal
+  action (no exception can be raised inside ``jit``) ends the episode, ``terminated``, outcome
+  ``"illegal action"``, the seat that played it receiving ``illegal_action_penalty`` (-1). In a
+  game of two seats the other seat receives ``-illegal_action_penalty`` (+1), as in pgx; with
+  more seats each other seat receives ``-illegal_action_penalty / (num_players - 1)``, so the
+  rewards still sum to zero (pgx gives each ``-illegal_action_penalty * (num_players - 1)``,
+  which does not). As in pgx, a finished state's ``legal_action_mask`` is all ones, so a masked
+  softmax never divides by zero.
 - ``JaxVectorEnv``: a Gymnasium 1.x ``VectorEnv`` of ``num_envs`` games stepped by one compiled
   call, numpy in and out. It resets finished games in the same step
   (``AutoresetMode.SAME_STEP``): the observation and mask returned for a finished game are the
@@ -65,7 +70,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..core.errors import ActionTypeError, IllegalActionError
+from ..core.errors import ILLEGAL_ACTION_OUTCOME, ActionTypeError, IllegalActionError
 from ..core.jax_cache import compile_note, enable_compile_cache
 from ..core.jax_game import JaxRules, host
 
@@ -158,12 +163,10 @@ class JaxEnv:
 
     Attributes: ``id`` (the registered id), ``version`` (its version, ``"v0"``, as pgx's
     ``Env.version``: it changes only when the game's behaviour does), ``num_actions``, ``observation_shape``,
-    ``num_players`` (1), ``rules`` (the ``JaxRules``), ``illegal_action_penalty``,
-    ``max_episode_steps`` (None, or a step limit that truncates an episode as Gymnasium's
-    ``TimeLimit`` does).
+    ``num_players`` (the seats; 1 for the solo games), ``rules`` (the ``JaxRules``),
+    ``illegal_action_penalty``, ``max_episode_steps`` (None, or a step limit that truncates an
+    episode as Gymnasium's ``TimeLimit`` does).
     """
-
-    num_players = 1
 
     def __init__(
         self,
@@ -181,7 +184,8 @@ class JaxEnv:
         self.observation_shape = (rules.observation_size,)
         self.illegal_action_penalty = _check_penalty(illegal_action_penalty)
         self.max_episode_steps = max_episode_steps
-        self._illegal = rules.outcome_names.index("illegal action")
+        self.num_players = rules.num_players
+        self._illegal = rules.outcome_names.index(ILLEGAL_ACTION_OUTCOME)
 
     def init(self, key: jax.Array) -> Any:
         """A new game from ``key`` (one game; ``jax.vmap`` for a batch)."""
@@ -219,9 +223,9 @@ class JaxEnv:
         chosen = chosen.replace(
             outcome=jnp.where(illegal, jnp.asarray(self._illegal, dtype=state.outcome.dtype), chosen.outcome),
             terminated=chosen.terminated | illegal,
-            rewards=jnp.where(over, 0.0, jnp.where(illegal, self.illegal_action_penalty, chosen.rewards)).astype(
-                state.rewards.dtype
-            ),
+            rewards=jnp.where(
+                over, 0.0, jnp.where(illegal, self._illegal_rewards(state.current_player), chosen.rewards)
+            ).astype(state.rewards.dtype),
             step_count=chosen.step_count + illegal.astype(state.step_count.dtype),
         )
         if self.max_episode_steps is not None:  # Gymnasium's TimeLimit, inside the compiled step
@@ -229,8 +233,27 @@ class JaxEnv:
         finished = chosen.terminated | chosen.truncated
         return chosen.replace(legal_action_mask=chosen.legal_action_mask | finished)
 
-    def observe(self, state: Any) -> jax.Array:
-        return self.rules.observe(state)
+    def _illegal_rewards(self, mover: jax.Array) -> jax.Array:
+        """Each seat's reward when ``mover`` plays an illegal action (module docstring)."""
+        if self.num_players == 1:
+            return jnp.full(1, self.illegal_action_penalty, dtype=jnp.float32)
+        others = -self.illegal_action_penalty / (self.num_players - 1)
+        seats = jnp.arange(self.num_players)
+        return jnp.where(seats == mover, self.illegal_action_penalty, others).astype(jnp.float32)
+
+    def observe(self, state: Any, seat: Any = None) -> jax.Array:
+        """What ``seat`` sees (an int or an int array of shape ``()``, traced or not; None: the
+        seat to act, ``state.current_player``), exactly the Python env's ``observe`` for that
+        agent. Pure: a seat's view of a state whoever is to act (``jax.vmap`` for a batch)."""
+        if seat is None:
+            seat = state.current_player
+        elif isinstance(seat, (bool, np.bool_)) or not (
+            isinstance(seat, (int, np.integer)) or (hasattr(seat, "dtype") and jnp.issubdtype(seat.dtype, jnp.integer))
+        ):
+            raise TypeError(f"seat must be an int in 0..{self.num_players - 1}, got {seat!r}")
+        elif isinstance(seat, (int, np.integer)) and not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be in 0..{self.num_players - 1}, got {seat}")
+        return self.rules.observe(state, jnp.asarray(seat, dtype=jnp.int32))
 
     def outcome(self, state: Any) -> str:
         """The outcome name of one (unbatched) state: ``"won"``, ``"lost"``, ``"truncated"``..."""
@@ -303,6 +326,11 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         max_episode_steps: int | None = None,
     ) -> None:
         num_envs = check_int("num_envs", num_envs, 1)
+        if rules.num_players != 1:
+            raise ValueError(
+                f"{env_id} is a game of {rules.num_players} seats, and a Gymnasium VectorEnv plays one: "
+                f"use empire_envs.jax.make({env_id!r}) (init, step, observe(state, seat))"
+            )
         if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         if not isinstance(check_actions, (bool, np.bool_)):

@@ -31,7 +31,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from ..core.agent import Agent, RandomAgent
-from ..core.errors import IllegalActionError
+from ..core.errors import ILLEGAL_ACTION_OUTCOME, IllegalActionError
 from .gym_env import ILLEGAL_ACTION_MODES, check_action_index
 
 SEAT_MODES = ("random", "all")
@@ -133,7 +133,7 @@ class AECSingleAgentEnv(gym.Env):
                 "action_mask": self._mask.copy(),
                 "illegal_action": True,
                 "illegal_reason": message,
-                "outcome": "illegal action",
+                "outcome": ILLEGAL_ACTION_OUTCOME,
                 "is_success": False,
                 "seat": self.learner,
             }

@@ -2,6 +2,10 @@
 
 from gymnasium.error import ResetNeeded as _GymnasiumResetNeeded
 
+#: the outcome an env reports for a game ended by an illegal action (``illegal_action="penalize"``
+#: in the Python envs, every illegal action in the compiled JAX step)
+ILLEGAL_ACTION_OUTCOME = "illegal action"
+
 
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current state.

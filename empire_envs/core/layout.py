@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 
 class ObsLayout:
     """An ordered list of ``(name, size)`` fields and their offsets in a flat vector.
@@ -35,3 +37,12 @@ class ObsLayout:
     def rows(self) -> list[tuple[str, int, int]]:
         """``(name, first index, last index)`` for each field: the docstring table's rows."""
         return [(name, s.start, s.stop - 1) for name, s in self._slices.items()]
+
+
+def quotient_table(denominator: int, count: int | None = None) -> np.ndarray:
+    """``n / denominator`` for ``n`` in ``0 .. count - 1`` (``denominator + 1`` entries by default),
+    divided as Python divides (float64) and stored as float32, as the Python observations store
+    such a fraction. A JAX twin indexes this table rather than dividing: XLA may multiply by a
+    reciprocal instead, one unit in the last place away."""
+    count = denominator + 1 if count is None else count
+    return np.array([n / denominator for n in range(count)], dtype=np.float32)

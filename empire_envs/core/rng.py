@@ -29,6 +29,37 @@ class PresetOrders:
         return len(self._orders)
 
 
+class PresetDraws:
+    """Stands in for a generator where a game flips coins or draws small numbers, answering
+    from values fixed in advance: the differential tests make the Python rules draw exactly what
+    the JAX twin drew in a step. ``random()`` hands out the next coin (``True``, heads, as a
+    number below one half; ``False`` as one above), ``integers(bound)`` the next preset integer
+    (checked to lie below ``bound``). Any other use, or a draw with nothing preset, is an
+    error, so a draw one side made and the other did not cannot go unnoticed."""
+
+    def __init__(self, coins: list[bool] | None = None, integers: list[int] | None = None) -> None:
+        self._coins = list(coins or [])
+        self._integers = list(integers or [])
+
+    def random(self) -> float:
+        if not self._coins:
+            raise AssertionError("the rules flipped a coin, and no preset coin was given")
+        return 0.25 if self._coins.pop(0) else 0.75
+
+    def integers(self, bound: int) -> int:
+        if not self._integers:
+            raise AssertionError(f"the rules drew an integer below {bound}, and no preset one was given")
+        value = self._integers.pop(0)
+        if not 0 <= value < bound:
+            raise AssertionError(f"the preset integer {value} is not below {bound}")
+        return value
+
+    @property
+    def unused(self) -> int:
+        """Preset coins and integers no draw has asked for yet."""
+        return len(self._coins) + len(self._integers)
+
+
 def as_generator(rng: np.random.Generator | PresetOrders | int | None) -> np.random.Generator:
     """A ``numpy.random.Generator`` from a Generator (returned as is), an int seed, or None; a
     ``PresetOrders`` is passed through as well (it only serves ``shuffled``)."""

@@ -29,6 +29,7 @@ import gymnasium
 
 from ..adapters.single_agent import AECSingleAgentEnv
 from ..agents.base import game_key, make_agent
+from ..core.errors import ILLEGAL_ACTION_OUTCOME
 from ..registry import NAMESPACE, is_multiplayer, make_any
 
 #: the outcome names an episode can end with, and the result key counting each
@@ -37,7 +38,7 @@ OUTCOME_KEYS = {
     "lost": "losses",
     "draw": "draws",
     "truncated": "truncations",
-    "illegal action": "illegal",
+    ILLEGAL_ACTION_OUTCOME: "illegal",
 }
 
 #: what building an env or an agent from bad input raises

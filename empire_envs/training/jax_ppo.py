@@ -59,6 +59,7 @@ import empire_envs.jax as empire_jax
 
 from ..adapters.jax_env import seed_key
 from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
+from ..core.errors import ILLEGAL_ACTION_OUTCOME
 from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache, is_compiled
 from ..core.limits import check_fits_in_memory
 from ..core.policy_input import PolicyInput
@@ -186,7 +187,7 @@ class Trainer:
         self.observation_size = int(rules.observation_size)
         self.num_actions = int(rules.num_actions)
         self.won = rules.outcome_names.index("won")
-        self.illegal = rules.outcome_names.index("illegal action")
+        self.illegal = rules.outcome_names.index(ILLEGAL_ACTION_OUTCOME)
         self.max_game_length = int(rules.game.max_game_length(rules.config))
         self.policy_input = PolicyInput(mask=config.mask_in_observation)
         self.input_size = self.policy_input.width(self.observation_size, self.num_actions)

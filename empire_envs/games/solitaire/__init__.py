@@ -12,6 +12,7 @@ from . import actions, observe, render, rules
 from .config import SolitaireConfig
 from .doc import ENV_DOC
 from .state import OUTCOME_NAMES, SolitaireState
+from .tables import NAME
 
 
 def _new_game(config: SolitaireConfig, rng, deck=None) -> SolitaireState:
@@ -19,7 +20,7 @@ def _new_game(config: SolitaireConfig, rng, deck=None) -> SolitaireState:
 
 
 GAME = Game(
-    name="Empire Solitaire",
+    name=NAME,
     config_class=SolitaireConfig,
     state_class=SolitaireState,
     num_players=lambda config: 1,

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from ...core.action_table import ActionTable
 from .state import COLS, NUM_CELLS, ROWS
+from .tables import NAME
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 DIRECTION_NAMES = ("up", "down", "left", "right", "up-left", "up-right", "down-left", "down-right")
@@ -40,7 +41,7 @@ class Action(NamedTuple):
 
 
 TABLE = ActionTable(
-    "Empire Solitaire",
+    NAME,
     Kind,
     Action,
     tuple(Action(Kind.CAPTURE, cell, d) for cell in range(NUM_CELLS) for d in range(NUM_DIRECTIONS))

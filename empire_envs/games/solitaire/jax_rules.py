@@ -13,6 +13,12 @@ won or lost                ``_settle``                     ``_settle``
 the observation            ``observe.observe``             ``observe``
 =========================  ==============================  =================================
 
+What both files need is written once: when a card captures another, the deal's size, the
+rewards and the observation's fractions in ``tables.py``; the outcome codes and names in
+``state.py``; the rays and the action table in ``actions.py``. ``to_python`` and ``from_python``
+are derived from ``SolitaireState.FIELDS`` (``core.jax_game.state_codec``), and the observation
+is assembled in the order of ``observe.LAYOUT`` (``core.jax_game.assemble_observation``).
+
 State (one game; ``jax.vmap`` batches it): ``grid`` int8[15] (a card or -1), ``stock`` int8[3]
 (the stock in reveal order: ``stock[3 - stock_left]`` is turned up next), ``revealed`` int8,
 ``out`` bool[52] (captured cards), ``num_out``, ``outcome`` (an index of ``OUTCOME_NAMES``), and
@@ -26,37 +32,39 @@ The game has no randomness after the deal. ``init(key)`` shuffles with the key a
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...core.cards import NUM_CARDS, NUM_RANKS
+from ...core.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS
+from ...core.errors import ILLEGAL_ACTION_OUTCOME
 from ...core.jax_game import (
     JaxRules,
     JaxState,
+    StateCodec,
+    assemble_observation,
     clear_bit,
     fresh_pgx_fields,
     full_bit_set,
     jax_state,
     nth_set_bit,
     scaled_draw,
+    state_codec,
 )
 from . import actions as A
 from . import observe as O
-from .config import MAX_CAPTURES, SolitaireConfig
-from .rules import DEAL_SIZE, LOSS_REWARD, WIN_REWARD
+from .config import SolitaireConfig
 from .state import LOST, NUM_CELLS, ONGOING, STOCK_SIZE, WON, SolitaireState
+from .state import OUTCOME_NAMES as PYTHON_OUTCOME_NAMES
+from .tables import CAPTURE_FRACTION, DEAL_SIZE, LOSS_REWARD, STOCK_FRACTION, WIN_REWARD, matches
 
-#: outcome indices: the Python rules' three, then an illegal action (which only the env knows)
-OUTCOME_NAMES = ("ongoing", "won", "lost", "illegal action")
-ILLEGAL = 3
+#: ``state.outcome`` indexes these: the Python rules' outcomes, then an illegal action (which
+#: only the env knows)
+OUTCOME_NAMES = (*PYTHON_OUTCOME_NAMES, ILLEGAL_ACTION_OUTCOME)
+ILLEGAL = len(PYTHON_OUTCOME_NAMES)
 NUM_CAPTURES = A.REVEAL  # capture actions are 0 .. 119
-CARD_SIZE = O.CARD_SIZE
-
-# Python divides in float64 and stores float32; tables made the same way give the same floats.
-_STOCK_FRACTION = np.array([n / STOCK_SIZE for n in range(STOCK_SIZE + 1)], dtype=np.float32)
-_CAPTURE_FRACTION = np.array([n / MAX_CAPTURES for n in range(MAX_CAPTURES + 1)], dtype=np.float32)
 
 
 @jax_state
@@ -97,9 +105,7 @@ _MOVER_CELL = np.repeat(np.arange(NUM_CELLS), A.NUM_DIRECTIONS)
 def _capture_mask(grid: jax.Array, target_cards: jax.Array) -> jax.Array:
     mover = grid[_MOVER_CELL].astype(jnp.int32)
     target = target_cards.astype(jnp.int32)
-    same_rank = mover % NUM_RANKS == target % NUM_RANKS
-    same_suit = mover // NUM_RANKS == target // NUM_RANKS
-    return (mover >= 0) & (target >= 0) & (same_rank | same_suit)
+    return (mover >= 0) & (target >= 0) & matches(mover, target)
 
 
 def _legal_mask(state: State, target_cards: jax.Array) -> jax.Array:
@@ -127,27 +133,38 @@ def _settle(state: State) -> tuple[State, jax.Array]:
 # --------------------------------------------------------------------------- observation
 
 
+def _float32(table: tuple[float, ...]) -> jax.Array:
+    """A fraction table of ``tables`` (float32 values kept as Python floats) as the float32
+    array the observation indexes."""
+    return jnp.asarray(table, dtype=jnp.float32)
+
+
 def _card_features(cards: jax.Array) -> jax.Array:
-    """Per card (-1: none) its one-hot rank then one-hot suit, as float32 ``[n, 17]``."""
+    """Per card (-1: none) its entries of ``observe.CARD`` (one-hot rank, one-hot suit), as
+    float32 ``[n, 17]``."""
     # The barrier has XLA divide once per card: fused into the one-hot comparisons, the
     # divisions were repeated for each of the 17 entries.
     rank, suit = jax.lax.optimization_barrier((cards % NUM_RANKS, cards // NUM_RANKS))
-    features = jnp.concatenate([rank[:, None] == jnp.arange(NUM_RANKS), suit[:, None] == jnp.arange(4)], axis=1)
-    return (features & (cards >= 0)[:, None]).astype(jnp.float32)
+    present = (cards >= 0)[:, None]
+    return jax.vmap(functools.partial(assemble_observation, O.CARD))(
+        {
+            "rank": (rank[:, None] == jnp.arange(NUM_RANKS)) & present,
+            "suit": (suit[:, None] == jnp.arange(NUM_SUITS)) & present,
+        }
+    )
 
 
 def observe(state: State) -> jax.Array:
-    """``observe.observe``: the same 326 floats in the same layout."""
-    cells = _card_features(state.grid.astype(jnp.int32)).reshape(-1)
-    shown = _card_features(state.revealed.astype(jnp.int32)[None])[0]
-    return jnp.concatenate(
-        [
-            cells,
-            shown,
-            jnp.asarray(_STOCK_FRACTION)[state.stock_left][None],
-            jnp.asarray(_CAPTURE_FRACTION)[state.num_out][None],
-            state.out.astype(jnp.float32),
-        ]
+    """``observe.observe``: the same 326 floats, laid out by ``observe.LAYOUT``."""
+    return assemble_observation(
+        O.LAYOUT,
+        {
+            "cells": _card_features(state.grid.astype(jnp.int32)),
+            "revealed": _card_features(state.revealed.astype(jnp.int32)[None]),
+            "stock size": _float32(STOCK_FRACTION)[state.stock_left],
+            "captures": _float32(CAPTURE_FRACTION)[state.num_out],
+            "out of game": state.out,
+        },
     )
 
 
@@ -239,35 +256,52 @@ def make_step(config: SolitaireConfig):
     return step
 
 
+@functools.cache
+def _codec() -> StateCodec:
+    """The conversions between ``State`` and ``SolitaireState``, derived from
+    ``SolitaireState.FIELDS``: only the fields the twin keeps another way are converted here."""
+    return state_codec(
+        SolitaireState,
+        State,
+        jax.eval_shape(_deal, jax.ShapeDtypeStruct((DEAL_SIZE,), jnp.int32)),
+        to_python={
+            "stock": lambda state, config: _python_stock(state),
+            "out": lambda state, config: [int(card) for card in np.flatnonzero(state.out)],
+            "outcome": lambda state, config: LOST if int(state.outcome) == ILLEGAL else int(state.outcome),
+        },
+        from_python={
+            "stock": _reveal_order,
+            "stock_left": lambda python: len(python.stock),
+            "out": lambda python: np.isin(np.arange(NUM_CARDS), python.out),
+            "num_out": lambda python: len(python.out),
+            "outcome": lambda python: python.outcome,
+        },
+    )
+
+
+def _python_stock(state: State) -> list[int]:
+    """The Python stock of a (host) twin state: the cards not revealed yet, top card last."""
+    return [int(card) for card in state.stock[STOCK_SIZE - int(state.stock_left) :]][::-1]
+
+
+def _reveal_order(python: SolitaireState) -> np.ndarray:
+    """The twin's ``stock`` of a Python state: the cards left in reveal order (the next one
+    first) at its end, after -1 for each card revealed."""
+    stock = np.full(STOCK_SIZE, -1, dtype=np.int8)
+    stock[STOCK_SIZE - len(python.stock) :] = python.stock[::-1]
+    return stock
+
+
 def to_python(state: State, config: SolitaireConfig | None = None) -> SolitaireState:
-    """The Python rules' state of one twin state (the 34 unused cards are not kept: empty)."""
-    grid = np.asarray(state.grid).tolist()
-    left = int(state.stock_left)
-    python = SolitaireState(config)
-    python.grid = [int(card) for card in grid]
-    python.stock = [int(card) for card in np.asarray(state.stock)[STOCK_SIZE - left :]][::-1]
-    python.revealed = int(state.revealed)
-    python.out = [int(card) for card in np.flatnonzero(np.asarray(state.out))]
-    outcome = int(state.outcome)
-    python.outcome = outcome if outcome != 3 else LOST
-    return python
+    """The Python rules' state of one twin state (captured cards in card order; the 34 unused
+    cards are not kept: empty; an illegal action's end as a loss)."""
+    return _codec().to_python(state, config if config is not None else SolitaireConfig())
 
 
 def from_python(python: SolitaireState) -> State:
     """A twin state of a Python state (tests build edge positions in Python)."""
-    stock = np.full(STOCK_SIZE, -1, dtype=np.int8)
-    left = len(python.stock)
-    stock[STOCK_SIZE - left :] = python.stock[::-1]  # reveal order, the next one first
-    state = State(
-        grid=jnp.asarray(python.grid, dtype=jnp.int8),
-        stock=jnp.asarray(stock),
-        stock_left=jnp.int8(left),
-        revealed=jnp.int8(python.revealed),
-        out=jnp.asarray(np.isin(np.arange(NUM_CARDS), python.out)),
-        num_out=jnp.int8(len(python.out)),
-        outcome=jnp.int8(python.outcome),
-        **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS),
-    )
+    fields = {name: jnp.asarray(array) for name, array in _codec().from_python(python).items()}
+    state = State(**fields, **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS))
     mask = _legal_mask(state, _targets(state.grid)[0])
     state = state.replace(legal_action_mask=mask, terminated=jnp.bool_(python.outcome != ONGOING))
     return state.replace(observation=observe(state))
@@ -285,13 +319,13 @@ def rules_for(config: SolitaireConfig | None = None) -> JaxRules:
 
     return JaxRules(
         game=GAME,
-        name="Empire Solitaire",
+        name=GAME.name,
         config=config,
         num_actions=A.NUM_ACTIONS,
         observation_size=O.OBSERVATION_SIZE,
         init=init,
         step=make_step(config),
-        observe=observe,
+        observe=lambda state, seat: observe(state),  # one seat: seat is always 0
         outcome_names=OUTCOME_NAMES,
         to_python=lambda state: to_python(state, config),
         python_deck=python_deck,

@@ -21,11 +21,13 @@ import numpy as np
 
 from ...core.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS
 from ...core.layout import ObsLayout
-from .config import MAX_CAPTURES
-from .state import NUM_CELLS, STOCK_SIZE, SolitaireState
+from .state import NUM_CELLS, SolitaireState
+from .tables import CAPTURE_FRACTION, STOCK_FRACTION
 
-#: one card: a one-hot rank, then a one-hot suit
-CARD_SIZE = NUM_RANKS + NUM_SUITS
+#: one card's entries: a one-hot rank, then a one-hot suit (all zero for no card)
+CARD = ObsLayout([("rank", NUM_RANKS), ("suit", NUM_SUITS)])
+CARD_SIZE = CARD.size
+_SUIT = CARD.start("suit")
 LAYOUT = ObsLayout(
     [
         ("cells", NUM_CELLS * CARD_SIZE),
@@ -49,12 +51,12 @@ def observe(state: SolitaireState, seat: int = 0) -> np.ndarray:
     for cell, card in enumerate(state.grid):
         if card >= 0:
             base = cell * CARD_SIZE
-            indices += (base + card % NUM_RANKS, base + NUM_RANKS + card // NUM_RANKS)
+            indices += (base + card % NUM_RANKS, base + _SUIT + card // NUM_RANKS)
     if state.revealed >= 0:
         card = state.revealed
-        indices += (_REVEALED + card % NUM_RANKS, _REVEALED + NUM_RANKS + card // NUM_RANKS)
+        indices += (_REVEALED + card % NUM_RANKS, _REVEALED + _SUIT + card // NUM_RANKS)
     indices += [_OUT + card for card in state.out]
     obs[indices] = 1.0
-    obs[_STOCK] = len(state.stock) / STOCK_SIZE
-    obs[_CAPTURES] = len(state.out) / MAX_CAPTURES
+    obs[_STOCK] = STOCK_FRACTION[len(state.stock)]
+    obs[_CAPTURES] = CAPTURE_FRACTION[len(state.out)]
     return obs

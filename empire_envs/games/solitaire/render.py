@@ -7,13 +7,11 @@ import numpy as np
 from ...core.cards import card_str, is_black
 from ...core.drawing import default_font
 from .state import COLS, OUTCOME_NAMES, ROWS, SolitaireState
+from .tables import NAME
 
 
 def to_text(state: SolitaireState) -> str:
-    lines = [
-        f"Empire Solitaire | stock {len(state.stock)} | captures {len(state.out)}"
-        f" | cards in grid {state.cards_in_grid()}"
-    ]
+    lines = [f"{NAME} | stock {len(state.stock)} | captures {len(state.out)} | cards in grid {state.cards_in_grid()}"]
     for row in range(ROWS):
         cells = state.grid[row * COLS : (row + 1) * COLS]
         lines.append("  " + " ".join(f"{card_str(c) if c >= 0 else '.':>3}" for c in cells))

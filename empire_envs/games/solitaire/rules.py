@@ -25,9 +25,7 @@ from . import actions as A
 from .actions import CAPTURE, RAYS, Kind
 from .config import MAX_CAPTURES, SolitaireConfig
 from .state import LOST, NUM_CELLS, ONGOING, STOCK_SIZE, WON, SolitaireState
-
-WIN_REWARD, LOSS_REWARD = 1.0, -1.0
-DEAL_SIZE = NUM_CELLS + STOCK_SIZE
+from .tables import DEAL_SIZE, LOSS_REWARD, WIN_REWARD, matches
 
 
 def new_game(
@@ -58,11 +56,6 @@ def new_game(
     state.unused = order[DEAL_SIZE:]
     _settle(state)
     return state
-
-
-def matches(card: int, other: int) -> bool:
-    """Same rank or same suit."""
-    return card % NUM_RANKS == other % NUM_RANKS or card // NUM_RANKS == other // NUM_RANKS
 
 
 def connected(cards: Sequence[int]) -> bool:

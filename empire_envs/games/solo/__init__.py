@@ -12,6 +12,7 @@ from . import actions, observe, render, rules
 from .config import SoloConfig
 from .doc import ENV_DOC
 from .state import OUTCOME_NAMES, TRUNCATED, SoloState
+from .tables import NAME
 
 
 def _new_game(config: SoloConfig, rng, deck=None) -> SoloState:
@@ -19,7 +20,7 @@ def _new_game(config: SoloConfig, rng, deck=None) -> SoloState:
 
 
 GAME = Game(
-    name="Empire solo",
+    name=NAME,
     config_class=SoloConfig,
     state_class=SoloState,
     num_players=lambda config: 1,

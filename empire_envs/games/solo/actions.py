@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from ...core.action_table import ActionTable
 from .state import KEEPS, NUM_TERRITORIES
+from .tables import NAME
 
 
 class Kind(IntEnum):
@@ -69,7 +70,7 @@ def _build_table() -> tuple[Action, ...]:
     return tuple(table)
 
 
-TABLE = ActionTable("Empire solo", Kind, Action, _build_table())
+TABLE = ActionTable(NAME, Kind, Action, _build_table())
 ACTIONS: tuple[Action, ...] = TABLE.actions
 NUM_ACTIONS = TABLE.size
 encode = TABLE.encode

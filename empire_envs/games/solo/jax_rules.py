@@ -21,6 +21,14 @@ shaping                        ``_shaping``                  ``_shaping``
 the observation                ``observe.observe``           ``observe``
 =============================  ============================  ===============================
 
+**One source per fact.** What both files need is written once: the card tests, battle values,
+what a merge forms, which units host a recruit, what forming one pays, the rewards and the
+observation's fractions in ``tables.py``; the outcome codes and names, unit kinds and phases in
+``state.py``; the action table in ``actions.py``. The conversions to and from ``SoloState``
+(``to_python``, ``from_python``) are derived from its declared ``FIELDS``
+(``core.jax_game.state_codec``), and the observation is assembled block by block in the order
+of ``observe.LAYOUT``, each block's size checked (``core.jax_game.assemble_observation``).
+
 The state (one game; ``jax.vmap`` batches it) holds the board as arrays (``kind`` int8[6],
 ``cards`` int8[6, 4] padded with -1, ``recruit`` int8[6]), the piles as card sets (``deck``,
 ``discard`` and ``sent`` bool[52]), the battle (``attacker``, ``enemies`` int8[2], ``mode``,
@@ -47,17 +55,29 @@ own in core.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...core.cards import ACE, CLUBS, JACK, KING, NUM_CARDS, NUM_RANKS, QUEEN, SPADES, rank_of
-from ...core.jax_game import JaxRules, JaxState, fresh_pgx_fields, jax_state, nth_member, scaled_draw
+from ...core.cards import JACK, KING, NUM_CARDS, NUM_RANKS, NUM_SUITS, QUEEN
+from ...core.errors import ILLEGAL_ACTION_OUTCOME
+from ...core.jax_game import (
+    JaxRules,
+    JaxState,
+    StateCodec,
+    assemble_observation,
+    fresh_pgx_fields,
+    jax_state,
+    nth_member,
+    scaled_draw,
+    state_codec,
+)
+from ...core.layout import quotient_table
 from . import actions as A
 from . import observe as O
 from .config import SoloConfig
-from .rules import BASES_TO_WIN, LOSS_REWARD, WIN_REWARD
 from .state import (
     BASE,
     BASE_VALUE,
@@ -85,15 +105,35 @@ from .state import (
     Phase,
     SoloState,
 )
+from .state import OUTCOME_NAMES as PYTHON_OUTCOME_NAMES
+from .tables import (
+    BASES_FRACTION,
+    BASES_TO_WIN,
+    CARD_VALUE_FRACTION,
+    HOSTS,
+    IS_SOLDIER,
+    LOSS_REWARD,
+    MAX_UNIT_VALUE,
+    MERGED,
+    PILE_FRACTION,
+    ROUNDS_LOST_FRACTION,
+    ROUNDS_LOST_SCALE,
+    SHAPING_INDEX,
+    UNIT_VALUE_FRACTION,
+    WIN_REWARD,
+    battle_value,
+    is_black_face,
+    is_promotion,
+    is_soldier,
+)
 
-#: outcome indices: the Python rules' four, then an illegal action (which only the env knows)
-OUTCOME_NAMES = ("ongoing", "won", "lost", "truncated", "illegal action")
-ILLEGAL = 4
-MAX_UNIT_CARDS = 4  # a battalion or a base builder
-NUM_PHASES = len(O.PHASE_NAMES)
+#: ``state.outcome`` indexes these: the Python rules' outcomes, then an illegal action (which
+#: only the env knows)
+OUTCOME_NAMES = (*PYTHON_OUTCOME_NAMES, ILLEGAL_ACTION_OUTCOME)
+ILLEGAL = len(PYTHON_OUTCOME_NAMES)
+MAX_UNIT_CARDS = 4  # a battalion or a base builder: the width of ``cards``
 
-# Which cards are soldiers (the same fact as rules.py's), for the deal.
-_IS_SOLDIER = np.array([rank_of(card) < JACK for card in range(NUM_CARDS)])
+_IS_SOLDIER = np.array(IS_SOLDIER)
 _CARDS = np.arange(NUM_CARDS)
 _T = np.arange(NUM_TERRITORIES)
 _IS_KEEP = np.isin(_T, KEEPS)
@@ -102,19 +142,6 @@ _IS_KEEP = np.isin(_T, KEEPS)
 _ACTION_KIND = np.array([int(action.kind) for action in A.ACTIONS], dtype=np.int32)
 _ACTION_A = np.array([action.a for action in A.ACTIONS], dtype=np.int32)
 _ACTION_B = np.array([action.b for action in A.ACTIONS], dtype=np.int32)
-_SHAPING_INDEX = {SUPER: 0, BATTALION: 1, NATIVE: 2, BUILDER: 3, BASE: 4}
-
-
-def _fractions(denominator: int, count: int) -> np.ndarray:
-    """``n / denominator`` for n in 0..count-1 as Python computes it (float64, stored float32):
-    XLA may divide by multiplying with a reciprocal, one unit in the last place away."""
-    return np.array([n / denominator for n in range(count)], dtype=np.float32)
-
-
-_OVER_52 = _fractions(52, NUM_CARDS + 1)
-_OVER_13 = _fractions(13, NUM_RANKS + 1)
-_OVER_6 = np.minimum(_fractions(6, 7), 1.0)  # rounds lost / 6, clipped to 1 from the sixth on
-_OVER_3 = _fractions(3, 4)
 
 
 @jax_state
@@ -174,14 +201,20 @@ _pick_host = jax.jit(_pick)
 def _unit_values(state: State) -> jax.Array:
     """Battle value of each territory's whole unit (``rules.unit_value``): a base beats anything."""
     cards = state.cards.astype(jnp.int32)
-    body = jnp.where(cards >= 0, cards % NUM_RANKS + 1, 0).sum(axis=1)
+    body = jnp.where(cards >= 0, battle_value(cards), 0).sum(axis=1)
     recruit = state.recruit.astype(jnp.int32)
-    with_recruit = body + jnp.where(recruit >= 0, recruit % NUM_RANKS + 1, 0)
+    with_recruit = body + jnp.where(recruit >= 0, battle_value(recruit), 0)
     return jnp.where(state.kind == BASE, BASE_VALUE, with_recruit)
 
 
 def _card_value(card: jax.Array) -> jax.Array:
-    return jnp.maximum(card.astype(jnp.int32), 0) % NUM_RANKS + 1  # A=1, 2..10, J=11, Q=12, K=13
+    """``tables.battle_value`` of a card (1 for -1, no card: the callers mask it)."""
+    return battle_value(jnp.maximum(card.astype(jnp.int32), 0))
+
+
+def _is_one_of(kind: jax.Array, kinds: tuple[int, ...]) -> jax.Array:
+    """Whether ``kind`` (an array of unit kinds) is one of ``kinds``."""
+    return functools.reduce(jnp.logical_or, [kind == one for one in kinds])
 
 
 def _num_units(kind: jax.Array) -> jax.Array:
@@ -235,12 +268,9 @@ def _legal_mask(state: State, merge_in_battle: bool) -> jax.Array:
     merges = _merge_actions(_merge_mask(kind, recruit)) & merge_phases
 
     reacting = phase == REACT
-    rank, suit = drawn % NUM_RANKS, drawn // NUM_RANKS
-    soldier = rank < JACK
-    promotion = ((suit == CLUBS) | (suit == SPADES)) & ((rank == ACE) | (rank >= JACK))  # black J, Q, K, A
-    black_face = promotion & ~soldier
+    soldier, promotion, black_face = is_soldier(drawn), is_promotion(drawn), is_black_face(drawn)
     empty = kind == EMPTY
-    host = (kind == NATIVE) | (kind == BASE)
+    host = _is_one_of(kind, HOSTS)
     free_host = host & (recruit < 0)
     keeps = np.array(KEEPS)
     place = reacting & soldier & empty
@@ -357,7 +387,7 @@ def make_step(config: SoloConfig):
         """``rules._shaping``: the payment for forming ``formed``, at most what the cap leaves."""
         if not scale:
             return state, jnp.float32(0.0)
-        payment = jnp.maximum(jnp.minimum(values[_SHAPING_INDEX[formed]], cap - state.shaping_paid), 0.0)
+        payment = jnp.maximum(jnp.minimum(values[SHAPING_INDEX[formed]], cap - state.shaping_paid), 0.0)
         payment = jnp.where(happens, payment, 0.0).astype(jnp.float32)
         return state.replace(shaping_paid=state.shaping_paid + payment), payment
 
@@ -390,14 +420,16 @@ def make_step(config: SoloConfig):
         two_supers = jnp.stack([cards_i[0], cards_i[1], cards_j[0], cards_j[1]])
         two_natives = jnp.stack([cards_i[0], recruit_i, cards_j[0], recruit_j])
         merged_cards = jnp.where(kind_i == SOLDIER, two_soldiers, jnp.where(kind_i == SUPER, two_supers, two_natives))
-        merged_kind = jnp.where(kind_i == SOLDIER, SUPER, jnp.where(kind_i == SUPER, BATTALION, BUILDER))
+        merged_kind = jnp.int8(EMPTY)  # tables.MERGED: what the two units form
+        for pair_kind, formed_kind in MERGED.items():
+            merged_kind = jnp.where(kind_i == pair_kind, jnp.int8(formed_kind), merged_kind)
         after_merge = s.replace(
             kind=jnp.where(at_b, merged_kind, jnp.where(at_a, EMPTY, s.kind)).astype(jnp.int8),
             cards=jnp.where(at_b[:, None], merged_cards[None, :], jnp.where(at_a[:, None], jnp.int8(-1), s.cards)),
             recruit=jnp.where(at_a | at_b, jnp.int8(-1), s.recruit),
         )
         s = jax.tree_util.tree_map(lambda new, old: jnp.where(merging, new, old), after_merge, s)
-        for formed in (SUPER, BATTALION, BUILDER):
+        for formed in MERGED.values():
             s, paid = shaping(s, formed, merging & (merged_kind == formed))
             reward = reward + paid
         in_organize = state.phase == ORGANIZE
@@ -468,7 +500,7 @@ def make_step(config: SoloConfig):
         round_lost = deciding & ~battle_won
         cleared = s.replace(
             discard=s.discard | _card_set(s.enemies) | s.sent,
-            enemies=jnp.full(2, -1, dtype=jnp.int8),
+            enemies=jnp.full(O.MAX_ENEMIES, -1, dtype=jnp.int8),
             sent=jnp.zeros(NUM_CARDS, dtype=jnp.bool_),
             mode=jnp.int8(NO_MODE),
             split_first_won=jnp.int8(-1),
@@ -548,68 +580,64 @@ def _finish_state(s: State, merge_in_battle: bool, limit: int) -> State:
 # --------------------------------------------------------------------------- observation
 
 
+def _float32(table: tuple[float, ...]) -> jax.Array:
+    """A fraction table of ``tables`` (float32 values kept as Python floats) as the float32
+    array the observation indexes."""
+    return jnp.asarray(table, dtype=jnp.float32)
+
+
 def observe(state: State, length_limit: int) -> jax.Array:
-    """``observe.observe``: the same 207 floats in the same layout."""
+    """``observe.observe``: the same 207 floats, laid out by ``observe.LAYOUT``."""
     kind = state.kind.astype(jnp.int32)
     cards = state.cards.astype(jnp.int32)
     recruit = state.recruit.astype(jnp.int32)
     occupied = kind != EMPTY
-    kinds = (kind[:, None] == jnp.arange(NUM_UNIT_KINDS)[None, :]).astype(jnp.float32)
-    totals = _unit_values(state)
-    over_52, over_13 = jnp.asarray(_OVER_52), jnp.asarray(_OVER_13)
-    value = jnp.where(kind == BASE, 1.0, over_52[jnp.clip(totals, 0, NUM_CARDS)])
+    card_fraction = _float32(CARD_VALUE_FRACTION)
+    unit_value = _float32(UNIT_VALUE_FRACTION)[jnp.clip(_unit_values(state), 0, MAX_UNIT_VALUE)]
     single_host = (kind >= NATIVE) & (cards[:, 1] < 0) & occupied
-    host_value = jnp.where(single_host, over_13[_card_value(cards[:, 0])], 0.0)
     with_recruit = (kind >= NATIVE) & (recruit >= 0)
-    recruit_value = jnp.where(with_recruit, over_13[_card_value(recruit)], 0.0)
-    territories = jnp.concatenate(
-        [
-            kinds,
-            jnp.where(occupied, value, 0.0)[:, None],
-            host_value[:, None],
-            with_recruit.astype(jnp.float32)[:, None],
-            recruit_value[:, None],
-        ],
-        axis=1,
-    ).reshape(-1)
+    territories = jax.vmap(functools.partial(assemble_observation, O.TERRITORY))(
+        {
+            "unit kind": kind[:, None] == jnp.arange(NUM_UNIT_KINDS)[None, :],
+            "unit value": jnp.where(occupied, jnp.where(kind == BASE, 1.0, unit_value), 0.0),
+            "host value": jnp.where(single_host, card_fraction[_card_value(cards[:, 0])], 0.0),
+            "has recruit": with_recruit,
+            "recruit value": jnp.where(with_recruit, card_fraction[_card_value(recruit)], 0.0),
+        }
+    )
     drawn = state.drawn.astype(jnp.int32)
     has_drawn = drawn >= 0
-    drawn_rank = (drawn % NUM_RANKS == jnp.arange(NUM_RANKS)) & has_drawn
-    drawn_suit = (drawn // NUM_RANKS == jnp.arange(4)) & has_drawn
-    phase = state.phase.astype(jnp.int32) == jnp.arange(NUM_PHASES)
     attacker = state.attacker.astype(jnp.int32)
     fighting = attacker >= 0
-    attacker_rank = (attacker % NUM_RANKS - JACK == jnp.arange(3)) & fighting
     enemies = state.enemies.astype(jnp.int32)
     present = (enemies >= 0) & fighting
-    enemy_values = jnp.where(present, over_13[_card_value(enemies)], 0.0)
-    enemy_block = jnp.stack([enemy_values[0], present[0], enemy_values[1], present[1]]).astype(jnp.float32)
-    mode = jnp.stack([(state.mode == SUM) & fighting, (state.mode == SPLIT) & fighting])
-    split_stage = fighting & (state.mode == SPLIT) & (state.split_first_won >= 0)
-    rounds = jnp.where(fighting, jnp.asarray(_OVER_6)[jnp.minimum(state.rounds_lost, 6)], 0.0)
-    counts = jnp.stack(
-        [
-            over_52[state.deck.sum()],
-            over_52[state.discard.sum()],
-            jnp.asarray(_OVER_3)[(state.kind == BASE).sum()],
-            jnp.asarray(_fractions(length_limit, length_limit + 1))[state.draws],
-        ]
+    enemy_values = jnp.where(present, card_fraction[_card_value(enemies)], 0.0)
+    counts = assemble_observation(
+        O.COUNTS,
+        {
+            "deck size": _float32(PILE_FRACTION)[state.deck.sum()],
+            "discard size": _float32(PILE_FRACTION)[state.discard.sum()],
+            "bases": _float32(BASES_FRACTION)[(state.kind == BASE).sum()],
+            "draws": jnp.asarray(quotient_table(length_limit))[state.draws],
+        },
     )
-    return jnp.concatenate(
-        [
-            territories,
-            drawn_rank.astype(jnp.float32),
-            drawn_suit.astype(jnp.float32),
-            phase.astype(jnp.float32),
-            attacker_rank.astype(jnp.float32),
-            enemy_block,
-            mode.astype(jnp.float32),
-            split_stage.astype(jnp.float32)[None],
-            rounds[None],
-            counts,
-            state.discard.astype(jnp.float32),
-            state.deck.astype(jnp.float32),
-        ]
+    rounds_lost = _float32(ROUNDS_LOST_FRACTION)[jnp.minimum(state.rounds_lost, ROUNDS_LOST_SCALE)]
+    return assemble_observation(
+        O.LAYOUT,
+        {
+            **dict(zip(O.TERRITORY_FIELDS, jnp.split(territories.reshape(-1), NUM_TERRITORIES), strict=True)),
+            "drawn rank": (drawn % NUM_RANKS == jnp.arange(NUM_RANKS)) & has_drawn,
+            "drawn suit": (drawn // NUM_RANKS == jnp.arange(NUM_SUITS)) & has_drawn,
+            "phase": state.phase.astype(jnp.int32) == jnp.arange(len(Phase)),
+            "attacker": (attacker % NUM_RANKS - JACK == jnp.arange(KING - JACK + 1)) & fighting,
+            "enemies": jnp.stack([enemy_values[0], present[0], enemy_values[1], present[1]]),
+            "mode": jnp.stack([(state.mode == SUM) & fighting, (state.mode == SPLIT) & fighting]),
+            "split stage": fighting & (state.mode == SPLIT) & (state.split_first_won >= 0),
+            "rounds lost": jnp.where(fighting, rounds_lost, 0.0),
+            "counts": counts,
+            "discard cards": state.discard,
+            "deck cards": state.deck,
+        },
     )
 
 
@@ -647,7 +675,7 @@ def make_init(config: SoloConfig):
             drawn=jnp.int8(-1),
             phase=jnp.int8(ORGANIZE),
             attacker=jnp.int8(-1),
-            enemies=jnp.full(2, -1, dtype=jnp.int8),
+            enemies=jnp.full(O.MAX_ENEMIES, -1, dtype=jnp.int8),
             mode=jnp.int8(NO_MODE),
             split_first_won=jnp.int8(-1),
             sent=jnp.zeros(NUM_CARDS, dtype=jnp.bool_),
@@ -698,63 +726,70 @@ def reshuffle_orders(before: State, after: State) -> list[list[int]]:
     return [_order_from(np.asarray(after.deck_key), 0, formed)[::-1]]
 
 
+def _card_list(cards: np.ndarray) -> list[int]:
+    """A card set as the Python rules' list, in card order."""
+    return [int(card) for card in np.flatnonzero(cards)]
+
+
+def _in_set(cards: list[int]) -> np.ndarray:
+    """A Python card list as a bool[52] card set."""
+    return np.isin(_CARDS, cards)
+
+
+def _padded(cards: list[int] | tuple[int, ...], width: int) -> np.ndarray:
+    """A card list padded with -1 to ``width``."""
+    row = np.full(width, -1, dtype=np.int8)
+    row[: len(cards)] = cards
+    return row
+
+
+@functools.cache
+def _codec() -> StateCodec:
+    """The conversions between ``State`` and ``SoloState``, derived from ``SoloState.FIELDS``:
+    only the fields the twin keeps another way are converted here."""
+    return state_codec(
+        SoloState,
+        State,
+        jax.eval_shape(make_init(SoloConfig()), jax.random.PRNGKey(0)),
+        renamed={"unit_kind": "kind"},
+        to_python={
+            "unit_cards": lambda state, config: [tuple(int(card) for card in row if card >= 0) for row in state.cards],
+            "deck": lambda state, config: _order_from(state.deck_key, int(state.deck_drawn), state.deck)[::-1],
+            "discard": lambda state, config: _card_list(state.discard),
+            "enemies": lambda state, config: [int(card) for card in state.enemies if card >= 0],
+            "sent": lambda state, config: _card_list(state.sent),
+            "outcome": lambda state, config: LOST if int(state.outcome) == ILLEGAL else int(state.outcome),
+        },
+        from_python={
+            "cards": lambda python: np.stack([_padded(body, MAX_UNIT_CARDS) for body in python.unit_cards]),
+            "deck": lambda python: _in_set(python.deck),
+            # a placeholder: a Python deck's order has no key; ``from_python`` sets the caller's
+            "deck_key": lambda python: _raw_key(jax.random.PRNGKey(0)),
+            "deck_drawn": lambda python: 0,
+            "last_draw": lambda python: -1,
+            "discard": lambda python: _in_set(python.discard),
+            "enemies": lambda python: _padded(python.enemies, O.MAX_ENEMIES),
+            "sent": lambda python: _in_set(python.sent),
+            "outcome": lambda python: python.outcome,
+        },
+    )
+
+
 def from_python(python: SoloState, deck_key: jax.Array) -> State:
     """A twin state of a Python state (tests build edge positions in Python). The twin keeps
     the deck as a set: its order becomes the one ``deck_key`` gives, which ``to_python`` writes
     back, so compare a step of this state with a step of ``to_python(from_python(...))``."""
     config = python.config
-    cards = np.full((NUM_TERRITORIES, MAX_UNIT_CARDS), -1, dtype=np.int8)
-    for t, body in enumerate(python.unit_cards):
-        cards[t, : len(body)] = body
-    enemies = np.full(2, -1, dtype=np.int8)
-    enemies[: len(python.enemies)] = python.enemies
-    state = State(
-        kind=jnp.asarray(python.unit_kind, dtype=jnp.int8),
-        cards=jnp.asarray(cards),
-        recruit=jnp.asarray(python.recruit, dtype=jnp.int8),
-        deck=jnp.asarray(np.isin(_CARDS, python.deck)),
-        deck_key=_raw_key(deck_key),
-        deck_drawn=jnp.int32(0),
-        last_draw=jnp.int8(-1),
-        discard=jnp.asarray(np.isin(_CARDS, python.discard)),
-        drawn=jnp.int8(python.drawn),
-        phase=jnp.int8(python.phase),
-        attacker=jnp.int8(python.attacker),
-        enemies=jnp.asarray(enemies),
-        mode=jnp.int8(python.mode),
-        split_first_won=jnp.int8(python.split_first_won),
-        sent=jnp.asarray(np.isin(_CARDS, python.sent)),
-        rounds_lost=jnp.int32(python.rounds_lost),
-        draws=jnp.int32(python.draws),
-        outcome=jnp.int8(python.outcome),
-        shaping_paid=jnp.float32(python.shaping_paid),
-        **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS),
-    )
+    fields = {name: jnp.asarray(array) for name, array in _codec().from_python(python).items()}
+    fields["deck_key"] = _raw_key(deck_key)
+    state = State(**fields, **fresh_pgx_fields(O.OBSERVATION_SIZE, A.NUM_ACTIONS))
     return _finish_state(state, bool(config.merge_in_battle), int(config.length_limit))
 
 
 def to_python(state: State, config: SoloConfig | None = None) -> SoloState:
     """The Python rules' state of one twin state (the deck in the twin's draw order; the discard
-    pile, a set here, in card order)."""
-    python = SoloState(config)
-    python.unit_kind = [int(k) for k in np.asarray(state.kind)]
-    python.unit_cards = [tuple(int(c) for c in row if c >= 0) for row in np.asarray(state.cards)]
-    python.recruit = [int(r) for r in np.asarray(state.recruit)]
-    python.deck = _order_from(np.asarray(state.deck_key), int(state.deck_drawn), np.asarray(state.deck))[::-1]
-    python.discard = [int(c) for c in np.flatnonzero(np.asarray(state.discard))]
-    python.drawn = int(state.drawn)
-    python.phase = Phase(int(state.phase))
-    python.attacker = int(state.attacker)
-    python.enemies = [int(e) for e in np.asarray(state.enemies) if e >= 0]
-    python.mode = int(state.mode)
-    python.split_first_won = int(state.split_first_won)
-    python.sent = [int(c) for c in np.flatnonzero(np.asarray(state.sent))]
-    python.rounds_lost = int(state.rounds_lost)
-    python.draws = int(state.draws)
-    outcome = int(state.outcome)
-    python.outcome = LOST if outcome == ILLEGAL else outcome
-    python.shaping_paid = float(state.shaping_paid)
-    return python
+    pile and the cards sent, sets here, in card order; an illegal action's end as a loss)."""
+    return _codec().to_python(state, config if config is not None else SoloConfig())
 
 
 def rules_for(config: SoloConfig | None = None) -> JaxRules:
@@ -764,13 +799,13 @@ def rules_for(config: SoloConfig | None = None) -> JaxRules:
 
     return JaxRules(
         game=GAME,
-        name="Empire solo",
+        name=GAME.name,
         config=config,
         num_actions=A.NUM_ACTIONS,
         observation_size=O.OBSERVATION_SIZE,
         init=make_init(config),
         step=make_step(config),
-        observe=lambda state: observe(state, limit),
+        observe=lambda state, seat: observe(state, limit),  # one seat: seat is always 0
         outcome_names=OUTCOME_NAMES,
         to_python=lambda state: to_python(state, config),
         python_deck=python_deck,

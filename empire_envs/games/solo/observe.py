@@ -44,7 +44,6 @@ import numpy as np
 
 from ...core.cards import JACK, KING, NUM_CARDS, NUM_RANKS, NUM_SUITS
 from ...core.layout import ObsLayout
-from .rules import BASES_TO_WIN, VALUE
 from .state import (
     BASE,
     NATIVE,
@@ -55,25 +54,30 @@ from .state import (
     SUM,
     SoloState,
 )
+from .tables import (
+    BASES_FRACTION,
+    CARD_VALUE_FRACTION,
+    PILE_FRACTION,
+    ROUNDS_LOST_FRACTION,
+    ROUNDS_LOST_SCALE,
+    UNIT_VALUE_FRACTION,
+    VALUE,
+)
 
 #: one territory's entries, at offset ``TERRITORY_SIZE * t`` (the docstring's second table)
 TERRITORY = ObsLayout(
     [("unit kind", NUM_UNIT_KINDS), ("unit value", 1), ("host value", 1), ("has recruit", 1), ("recruit value", 1)]
 )
 TERRITORY_SIZE = TERRITORY.size
-MAX_UNIT_VALUE = 52.0
-#: a card's battle value is at most a King's, 13
-MAX_CARD_VALUE = 13.0
 #: a King brings two enemies a round; each takes two entries: its value / 13, then a presence flag
 MAX_ENEMIES = 2
-#: rounds lost in one battle are reported as a fraction of this (clipped to 1)
-ROUNDS_LOST_SCALE = 6.0
-
 #: the entries of the "counts" field, in order (its docstring row names them the same way)
 COUNTS = ObsLayout([("deck size", 1), ("discard size", 1), ("bases", 1), ("draws", 1)])
 
+#: the territory fields of ``LAYOUT``, territory ``t`` at ``TERRITORY_FIELDS[t]``
+TERRITORY_FIELDS = tuple(f"territory {t}" for t in range(NUM_TERRITORIES))
 LAYOUT = ObsLayout(
-    [(f"territory {t}", TERRITORY_SIZE) for t in range(NUM_TERRITORIES)]
+    [(name, TERRITORY_SIZE) for name in TERRITORY_FIELDS]
     + [
         ("drawn rank", NUM_RANKS),
         ("drawn suit", NUM_SUITS),
@@ -125,13 +129,13 @@ def observe(state: SoloState, seat: int = 0) -> np.ndarray:
             obs[base + _UNIT_VALUE] = 1.0
         else:
             total = sum(VALUE[card] for card in cards[t]) + (VALUE[recruit] if recruit >= 0 else 0)
-            obs[base + _UNIT_VALUE] = total / MAX_UNIT_VALUE
+            obs[base + _UNIT_VALUE] = UNIT_VALUE_FRACTION[total]
         if kind >= NATIVE:  # NATIVE, BUILDER or BASE: a single host card ...
             if len(cards[t]) == 1:  # ... except the builder, which has four
-                obs[base + _HOST_VALUE] = VALUE[cards[t][0]] / MAX_CARD_VALUE
+                obs[base + _HOST_VALUE] = CARD_VALUE_FRACTION[VALUE[cards[t][0]]]
             if recruit >= 0:
                 obs[base + _HAS_RECRUIT] = 1.0
-                obs[base + _RECRUIT_VALUE] = VALUE[recruit] / MAX_CARD_VALUE
+                obs[base + _RECRUIT_VALUE] = CARD_VALUE_FRACTION[VALUE[recruit]]
     if state.drawn >= 0:
         obs[_DRAWN_RANK + state.drawn % NUM_RANKS] = 1.0
         obs[_DRAWN_SUIT + state.drawn // NUM_RANKS] = 1.0
@@ -139,17 +143,17 @@ def observe(state: SoloState, seat: int = 0) -> np.ndarray:
     if state.attacker >= 0:
         obs[_ATTACKER + state.attacker % NUM_RANKS - JACK] = 1.0
         for index, enemy in enumerate(state.enemies):
-            obs[_ENEMIES + 2 * index] = VALUE[enemy] / MAX_CARD_VALUE
+            obs[_ENEMIES + 2 * index] = CARD_VALUE_FRACTION[VALUE[enemy]]
             obs[_ENEMIES + 2 * index + 1] = 1.0
         if state.mode == SUM:
             obs[_MODE] = 1.0
         elif state.mode == SPLIT:
             obs[_MODE + 1] = 1.0
             obs[_SPLIT_STAGE] = 1.0 if state.split_first_won >= 0 else 0.0
-        obs[_ROUNDS] = min(state.rounds_lost / ROUNDS_LOST_SCALE, 1.0)
-    obs[_DECK_SIZE] = len(state.deck) / NUM_CARDS
-    obs[_DISCARD_SIZE] = len(state.discard) / NUM_CARDS
-    obs[_BASES] = kinds.count(BASE) / BASES_TO_WIN
+        obs[_ROUNDS] = ROUNDS_LOST_FRACTION[min(state.rounds_lost, ROUNDS_LOST_SCALE)]
+    obs[_DECK_SIZE] = PILE_FRACTION[len(state.deck)]
+    obs[_DISCARD_SIZE] = PILE_FRACTION[len(state.discard)]
+    obs[_BASES] = BASES_FRACTION[kinds.count(BASE)]
     obs[_DRAWS] = state.draws / state.config.length_limit
     if state.discard:
         obs[[_DISCARD + card for card in state.discard]] = 1.0

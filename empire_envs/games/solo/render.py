@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.cards import card_str, is_black, rank_of
+from ...core.cards import JACK, KING, QUEEN, card_str, is_black, rank_of
 from ...core.drawing import default_font
 from . import rules
 from .state import (
@@ -20,8 +20,9 @@ from .state import (
     Phase,
     SoloState,
 )
+from .tables import BASES_TO_WIN, NAME
 
-_ATTACKER_NAMES = {10: "Jack", 11: "Queen", 12: "King"}
+_ATTACKER_NAMES = {JACK: "Jack", QUEEN: "Queen", KING: "King"}
 
 
 def territory_label(t: int) -> str:
@@ -60,8 +61,8 @@ def battle_text(state: SoloState) -> str:
 def to_text(state: SoloState) -> str:
     """A plain-text picture of the position, a few lines long."""
     lines = [
-        f"Empire solo | draws {state.draws}/{state.config.length_limit} | deck {len(state.deck)}"
-        f" | discard {len(state.discard)} | bases {state.num_bases()}/3"
+        f"{NAME} | draws {state.draws}/{state.config.length_limit} | deck {len(state.deck)}"
+        f" | discard {len(state.discard)} | bases {state.num_bases()}/{BASES_TO_WIN}"
         f" | phase {Phase(state.phase).label}"
     ]
     for t in range(NUM_TERRITORIES):

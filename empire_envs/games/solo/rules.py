@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.cards import ACE, JACK, KING, NUM_CARDS, QUEEN, is_black, rank_of
+from ...core.cards import JACK, KING, NUM_CARDS, QUEEN, rank_of
 from ...core.errors import IllegalActionError
 from ...core.options import card_list_option
 from ...core.rng import as_generator, shuffled
@@ -52,26 +52,19 @@ from .state import (
     Phase,
     SoloState,
 )
-
-#: Battle value of each card: A=1, 2-10 face value, J=11, Q=12, K=13.
-VALUE = tuple(rank_of(card) + 1 for card in range(NUM_CARDS))
-#: A-10 of any suit.
-IS_SOLDIER = tuple(rank_of(card) < JACK for card in range(NUM_CARDS))
-#: J, Q, K of any suit.
-IS_FACE = tuple(rank_of(card) >= JACK for card in range(NUM_CARDS))
-#: Black (clubs, spades) J, Q, K or A: promotes battalions and founds bases.
-IS_PROMOTION = tuple(is_black(card) and rank_of(card) in (ACE, JACK, QUEEN, KING) for card in range(NUM_CARDS))
-#: Black J, Q, K: the face cards a native may take as its recruit.
-IS_BLACK_FACE = tuple(IS_FACE[card] and IS_PROMOTION[card] for card in range(NUM_CARDS))
-
-BASES_TO_WIN = 3
-WIN_REWARD, LOSS_REWARD = 1.0, -1.0
-
-# Shaping index of each formed unit kind (into SoloConfig.shaping_values).
-_SHAPING_INDEX = {SUPER: 0, BATTALION: 1, NATIVE: 2, BUILDER: 3, BASE: 4}
-_MERGED = {SOLDIER: SUPER, SUPER: BATTALION, NATIVE: BUILDER}
-_HOSTS = (NATIVE, BASE)
-
+from .tables import (
+    BASES_TO_WIN,
+    HOSTS,
+    IS_BLACK_FACE,
+    IS_FACE,
+    IS_PROMOTION,
+    IS_SOLDIER,
+    LOSS_REWARD,
+    MERGED,
+    SHAPING_INDEX,
+    VALUE,
+    WIN_REWARD,
+)
 
 # --------------------------------------------------------------------------- set-up
 
@@ -207,7 +200,7 @@ def legal_actions(state: SoloState) -> list[int]:
         if IS_SOLDIER[card]:
             legal += [A.PLACE[t] for t in range(NUM_TERRITORIES) if kind[t] == EMPTY]
             legal += [A.STACK[i] for i in KEEPS if kind[i] == SOLDIER]
-            legal += [A.RECRUIT[t] for t in range(NUM_TERRITORIES) if kind[t] in _HOSTS and recruit[t] < 0]
+            legal += [A.RECRUIT[t] for t in range(NUM_TERRITORIES) if kind[t] in HOSTS and recruit[t] < 0]
             legal.append(A.DISCARD)
         else:
             black_face = IS_BLACK_FACE[card]
@@ -231,7 +224,7 @@ def legal_actions(state: SoloState) -> list[int]:
         return legal
     # SEND
     legal += [A.SEND[t] for t in range(NUM_TERRITORIES) if kind[t] != EMPTY]
-    legal += [A.SEND_RECRUIT[t] for t in range(NUM_TERRITORIES) if kind[t] in _HOSTS and state.recruit[t] >= 0]
+    legal += [A.SEND_RECRUIT[t] for t in range(NUM_TERRITORIES) if kind[t] in HOSTS and state.recruit[t] >= 0]
     return legal
 
 
@@ -307,7 +300,7 @@ def _do_merge(state: SoloState, j: int, i: int, rng) -> float:
         i,
     )
     kind = state.unit_kind
-    same = kind[i] == kind[j] and kind[i] in _MERGED
+    same = kind[i] == kind[j] and kind[i] in MERGED
     if same and kind[i] == NATIVE:
         same = state.recruit[i] >= 0 and state.recruit[j] >= 0
     _require(
@@ -318,7 +311,7 @@ def _do_merge(state: SoloState, j: int, i: int, rng) -> float:
         j,
         i,
     )
-    merged = _MERGED[kind[i]]
+    merged = MERGED[kind[i]]
     if merged == BUILDER:
         cards: tuple[int, ...] = (state.unit_cards[i][0], state.recruit[i], state.unit_cards[j][0], state.recruit[j])
         state.recruit[i] = state.recruit[j] = -1
@@ -354,7 +347,7 @@ def _do_stack(state: SoloState, i: int, b: int, rng) -> float:
 def _do_recruit(state: SoloState, t: int, b: int, rng) -> float:
     _require(state, state.phase == REACT, "no drawn card to recruit", Kind.RECRUIT, t)
     card, kind = state.drawn, state.unit_kind[t]
-    _require(state, kind in _HOSTS, f"territory {t} holds no native or base", Kind.RECRUIT, t)
+    _require(state, kind in HOSTS, f"territory {t} holds no native or base", Kind.RECRUIT, t)
     _require(state, state.recruit[t] < 0, f"the unit at {t} has a recruit", Kind.RECRUIT, t)
     _require(
         state,
@@ -430,7 +423,7 @@ def _do_send(state: SoloState, t: int, b: int, rng, recruit_only: bool = False) 
     if recruit_only:
         _require(
             state,
-            unit in _HOSTS and state.recruit[t] >= 0,
+            unit in HOSTS and state.recruit[t] >= 0,
             f"the unit at {t} has no recruit",
             kind,
             t,
@@ -573,7 +566,7 @@ def _shaping(state: SoloState, formed: int) -> float:
     if not config.shaping:
         return 0.0
     payment = min(
-        config.shaping * config.shaping_values[_SHAPING_INDEX[formed]], config.shaping_cap - state.shaping_paid
+        config.shaping * config.shaping_values[SHAPING_INDEX[formed]], config.shaping_cap - state.shaping_paid
     )
     payment = max(payment, 0.0)
     state.shaping_paid += payment
