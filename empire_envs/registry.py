@@ -82,8 +82,8 @@ class GameEntry:
     rules_page: str = ""
     #: PettingZoo's ``metadata["name"]`` of the env
     env_name: str = ""
-    #: ``"package.module:function"`` giving the game's batched JAX twin for a config (one-seat
-    #: games; ``empire_envs.jax``), or "" when it has none
+    #: ``"package.module:function"`` giving the game's batched JAX twin for a config
+    #: (``empire_envs.jax``; a one-seat twin also backs ``gymnasium.make_vec``), or "" when it has none
     jax_rules: str = ""
 
     def __post_init__(self) -> None:
@@ -228,6 +228,7 @@ GAMES: tuple[GameEntry, ...] = (
         speed_peer="pz_connect_four",
         rules_page="docs/rules/map_duel.md",
         env_name="map_duel_v0",
+        jax_rules="empire_envs.games.map_duel.jax_rules:rules_for",
     ),
     # Empires and Generals: the ruling's generals_*_v0 family (docs/rules/generals.md).
     GameEntry(

@@ -1,6 +1,7 @@
 """The batched JAX twins play exactly the Python rules (issue 18), and their envs keep their word.
 
-- Differential play (``tests/jax_twins.py``): for every registered id with a twin, games dealt
+- Differential play (``tests/jax_twins.py``): for every registered one-seat id (each has a
+  twin; Map Duel's are played in tests/map_duel/test_jax_twin.py), games dealt
   by the twin and given to the Python rules through the ``deck`` reset option, every mid-game
   reshuffle preset to the twin's order, compared at every step (observation, mask, reward,
   terminated, truncated, outcome). ``make test`` plays 300 games per id (uniformly random masked
@@ -31,7 +32,10 @@ from empire_envs.registry import entry  # noqa: E402
 from .jax_twins import Mismatch, agent_policy, play_lockstep, random_policy  # noqa: E402
 
 TWIN_IDS = empire_jax.twin_ids()
-SOLO_IDS = [env_id for env_id in TWIN_IDS if entry(env_id).game == "solo"]
+#: the ids of the one-seat games (Gymnasium envs); the Map Duel twin has tests/map_duel/test_jax_twin.py
+ONE_SEAT_IDS = [env_id for env_id in TWIN_IDS if entry(env_id).api == "gymnasium"]
+SOLO_IDS = [env_id for env_id in ONE_SEAT_IDS if entry(env_id).game == "solo"]
+MAP_DUEL_IDS = [item.env_id for item in empire_envs.ENTRIES if item.game == "map_duel"]
 RANDOM_GAMES, AGENT_GAMES = 200, 100
 SOAK_GAMES = 20_000
 
@@ -45,11 +49,16 @@ def _agent(env_id: str):
     return agent_policy(lambda: make_agent(name, game))
 
 
-def test_every_one_seat_game_has_a_twin():
-    assert set(TWIN_IDS) == {item.env_id for item in empire_envs.ENTRIES if item.api == "gymnasium"}
+def test_every_one_seat_game_and_map_duel_have_a_twin():
+    """Every Gymnasium id has a twin, and so have the five Map Duel ids (the first multiplayer
+    twin, issue 27); the other multiplayer games have none yet."""
+    one_seat = {item.env_id for item in empire_envs.ENTRIES if item.api == "gymnasium"}
+    assert len(MAP_DUEL_IDS) == 5
+    assert set(TWIN_IDS) == one_seat | set(MAP_DUEL_IDS)
+    assert set(ONE_SEAT_IDS) == one_seat
 
 
-@pytest.mark.parametrize("env_id", TWIN_IDS)
+@pytest.mark.parametrize("env_id", ONE_SEAT_IDS)
 def test_twin_plays_the_python_rules_step_for_step(env_id):
     random = play_lockstep(env_id, random_policy, RANDOM_GAMES, seed=0)
     agent = play_lockstep(env_id, _agent(env_id), AGENT_GAMES, seed=RANDOM_GAMES)
@@ -61,7 +70,7 @@ def test_twin_plays_the_python_rules_step_for_step(env_id):
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("env_id", TWIN_IDS)
+@pytest.mark.parametrize("env_id", ONE_SEAT_IDS)
 def test_twin_plays_the_python_rules_step_for_step_soak(env_id):
     random = play_lockstep(env_id, random_policy, SOAK_GAMES // 2, seed=10_000)
     agent = play_lockstep(env_id, _agent(env_id), SOAK_GAMES // 2, seed=20_000, batch=500)

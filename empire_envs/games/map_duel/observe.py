@@ -74,6 +74,9 @@ from .state import (
 )
 
 NUM_PLANES = 19
+#: the planes that a board code does not set (``code_planes`` leaves them 0): my faces that have
+#: acted this turn, a face-down card I do not know, the face of my pending sub-decision
+ACTED_PLANE, FACE_DOWN_PLANE, PENDING_PLANE = 16, 17, 18
 MAX_POOL_VALUE = 108  # a King's value with all 18 own-colour cards in its pool
 
 
@@ -113,8 +116,12 @@ _ENEMY_VALUES = _MY_VALUES + 3
 _PHASE = VECTOR.start("phase")
 _DRAWN = VECTOR.start("drawn card")
 _PENDING_FACE = VECTOR.start("pending face")
-_MOVES_LEFT, _STILL_TO_PAY, _PAYING_FOR_ACE, _STEP_1_DONE = range(VECTOR["pending"].start, VECTOR["pending"].stop)
-_SCALARS = VECTOR["scalars"]
+#: the entries of the "pending" block, indices in the vector (the JAX twin reads them too)
+MOVES_LEFT, STILL_TO_PAY, PAYING_FOR_ACE, STEP_1_DONE = range(VECTOR["pending"].start, VECTOR["pending"].stop)
+#: the entries of the "scalars" block, indices in the vector (the JAX twin reads them too)
+I_AM_RED, I_MOVED_FIRST, TURN_FRACTION, NO_PROGRESS_FRACTION, OPPONENT_POOL_SIZE = range(
+    VECTOR["scalars"].start, VECTOR["scalars"].stop
+)
 
 
 def observation_size(board_size: int) -> int:
@@ -122,7 +129,7 @@ def observation_size(board_size: int) -> int:
 
 
 @cache
-def _code_planes(seat: int) -> np.ndarray:
+def code_planes(seat: int) -> np.ndarray:
     """``table[:, code]``: the 19 plane values a card code puts on its cell, seen from ``seat``
     (presence, colour, rank, suit slot for number cards; suit slot and piece for faces). The
     last column, which ``EMPTY = -1`` indexes, is all zeros."""
@@ -143,7 +150,7 @@ def _code_planes(seat: int) -> np.ndarray:
 
 
 @cache
-def _pool_matrix(seat: int, hidden_pools: bool) -> np.ndarray:
+def pool_matrix(seat: int, hidden_pools: bool) -> np.ndarray:
     """The ``72 x 126`` matrix that takes both seats' flat pools (seat 0's 36 entries first) to
     vector entries 0-125 (all before the phase one-hot) seen from ``seat``: my pool and the
     opponent's pool in card-slot order, zeros for the face blocks, then the pool values (my King,
@@ -173,7 +180,7 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
     planes = obs[: NUM_PLANES * cells].reshape(NUM_PLANES, cells)
     board = np.fromiter(state.board, dtype=np.intp, count=cells)
     # player_1's frame is the board turned 180 degrees: its cell x is absolute cell C - 1 - x
-    np.take(_code_planes(seat), board if seat == 0 else board[::-1], axis=1, out=planes)
+    np.take(code_planes(seat), board if seat == 0 else board[::-1], axis=1, out=planes)
     hidden = state.hidden_face
     if hidden is not None and hidden[0] == seat:
         hidden = None  # a seat knows its own face-down card
@@ -181,20 +188,20 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
         x = state.face_pos[hidden[0]][hidden[1]]
         x = x if seat == 0 else cells - 1 - x
         planes[:, x] = 0.0  # only "a face-down card" shows
-        planes[17, x] = 1.0
+        planes[FACE_DOWN_PLANE, x] = 1.0
     phase = state.phase
     own_turn = state.current == seat and phase != Phase.OVER
     if own_turn:
         status, pos = state.face_status[seat], state.face_pos[seat]
-        marked = [(16, pos[face]) for face in state.acted if status[face] == ON_MAP]
+        marked = [(ACTED_PLANE, pos[face]) for face in state.acted if status[face] == ON_MAP]
         if state.pending_face >= 0 and status[state.pending_face] == ON_MAP:
-            marked.append((18, pos[state.pending_face]))
+            marked.append((PENDING_PLANE, pos[state.pending_face]))
         for plane, cell in marked:
             planes[plane, cell if seat == 0 else cells - 1 - cell] = 1.0
 
     vector = obs[NUM_PLANES * cells :]
     pools = np.frombuffer(bytes(state.pools[0] + state.pools[1]), dtype=np.uint8)  # 0/1 entries
-    np.dot(pools, _pool_matrix(seat, config.hidden_pools), out=vector[:_PHASE])
+    np.dot(pools, pool_matrix(seat, config.hidden_pools), out=vector[:_PHASE])
     # one-hot entries: face status, phase, drawn card, pending face
     ones = [_MY_FACES + NUM_FACE_STATUSES * f + s for f, s in enumerate(state.face_status[seat])]
     if hidden is None:  # while a face is down, which of the enemy's faces it is stays unknown
@@ -209,22 +216,22 @@ def observe(state: MapDuelState, seat: int) -> np.ndarray:
         if state.pending_face >= 0:
             ones.append(_PENDING_FACE + state.pending_face)
         if phase == Phase.SACRIFICE_MOVE:
-            vector[_MOVES_LEFT] = state.moves_left
+            vector[MOVES_LEFT] = state.moves_left
         if state.pay_target and (phase == Phase.PLACE_CELL or phase == Phase.PLACE_PAY):
             if state.pay_target == ACE_PAYMENT:
-                ones.append(_PAYING_FOR_ACE)
+                ones.append(PAYING_FOR_ACE)
             else:
-                vector[_STILL_TO_PAY] = state.pay_target - sum(number_rank(n) for n in state.paid)
+                vector[STILL_TO_PAY] = state.pay_target - sum(number_rank(n) for n in state.paid)
         if state.step1_done:
-            ones.append(_STEP_1_DONE)
+            ones.append(STEP_1_DONE)
+    if seat == 0:
+        ones.append(I_AM_RED)
+    if state.first == seat:
+        ones.append(I_MOVED_FIRST)
     vector[ones] = 1.0
-    vector[_SCALARS] = (
-        1.0 if seat == 0 else 0.0,
-        1.0 if state.first == seat else 0.0,
-        state.turn / config.length_limit,
-        state.no_progress / config.no_progress_turns,
-        sum(state.pools[enemy]),
-    )
+    vector[TURN_FRACTION] = state.turn / config.length_limit
+    vector[NO_PROGRESS_FRACTION] = state.no_progress / config.no_progress_turns
+    vector[OPPONENT_POOL_SIZE] = sum(state.pools[enemy])
     return obs
 
 

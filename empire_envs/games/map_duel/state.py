@@ -34,8 +34,6 @@ LOWEST_NUMBER_RANK = 2
 NUMBERS_PER_SUIT = 9
 NUMBER_RANKS = range(LOWEST_NUMBER_RANK, LOWEST_NUMBER_RANK + NUMBERS_PER_SUIT)
 NUM_NUMBER_CARDS = NUM_SUITS * NUMBERS_PER_SUIT
-#: the prime ranks among the number cards: an Ace is paid with two of them (section 26)
-PRIME_RANKS = (2, 3, 5, 7)
 
 # Face cards: a seat's 8 faces, 4 types in each of its 2 suits.
 FACES_PER_SUIT = 4

@@ -19,15 +19,8 @@ from ..state import (
     is_red_suit,
     number_suit,
 )
+from ..tables import DIAGONAL, DIRECTIONS, ORTHOGONAL
 
-#: absolute (row, col) step of each egocentric direction (forward, right, back, left), per seat:
-#: ``player_0`` faces north from the south edge, ``player_1`` south from the north edge (10-12)
-DIRECTIONS = (
-    ((-1, 0), (0, 1), (1, 0), (0, -1)),
-    ((1, 0), (0, -1), (-1, 0), (0, 1)),
-)
-ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))
-DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 #: the number cards of the red suits (diamonds and hearts)
 RED_IDS = frozenset(n for n in range(NUM_NUMBER_CARDS) if is_red_suit(number_suit(n)))
 

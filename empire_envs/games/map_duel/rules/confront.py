@@ -10,7 +10,7 @@ from operator import mul
 
 import numpy as np
 
-from ....core.cards import CLUBS, DIAMONDS, HEARTS, NUM_SUITS, SPADES
+from ....core.cards import NUM_SUITS
 from ..config import MapDuelConfig
 from ..state import (
     ACE_TYPE,
@@ -28,6 +28,7 @@ from ..state import (
     face_suit,
     face_type,
 )
+from ..tables import JACK_VALUE, MAJOR_SUITS, MINOR_SUITS
 from .board import geometry
 
 
@@ -75,7 +76,7 @@ def face_value(state: MapDuelState, seat: int, face: int, totals: Sequence[int] 
     the pool cards of the Queen's suit (``totals``: the pool's ``suit_totals``, if at hand)."""
     kind = face_type(face)
     if kind == JACK_TYPE:
-        return 5
+        return JACK_VALUE
     if totals is None:
         totals = suit_totals(state.pools[seat])
     if kind == KING_TYPE:
@@ -91,7 +92,7 @@ def _coin(state: MapDuelState, rng: np.random.Generator) -> bool:
 
 def _jack_is_low(config: MapDuelConfig, attacker_suit: int, defender_suit: int) -> bool:
     if config.jack_suit_rule == "major_minor":
-        return attacker_suit in (CLUBS, DIAMONDS) and defender_suit in (HEARTS, SPADES)
+        return attacker_suit in MINOR_SUITS and defender_suit in MAJOR_SUITS
     return config.suit_order == "CDHS" and attacker_suit < defender_suit
 
 

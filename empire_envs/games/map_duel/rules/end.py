@@ -10,6 +10,7 @@ import numpy as np
 from ....core.errors import IllegalActionError
 from ....core.phases import PhaseRules
 from ..state import DRAW, NUM_NUMBER_CARDS, ON_MAP, ONGOING, TRUNCATED, WON, MapDuelState, Phase
+from ..tables import DRAW_NAME, ONGOING_NAME, TRUNCATED_NAME, WIN_NAMES
 from .board import RED_IDS, faces_on_map
 
 _NUMBER_IDS = frozenset(range(NUM_NUMBER_CARDS))
@@ -68,8 +69,8 @@ def final_rewards(state: MapDuelState) -> list[float]:
 def outcome_name(state: MapDuelState) -> str:
     """The game's result in words; a win names the winning agent (``"won by player_0"``)."""
     if state.outcome == WON:
-        return f"won by player_{state.winner}"
-    return {ONGOING: "ongoing", DRAW: "draw", TRUNCATED: "truncated"}[state.outcome]
+        return WIN_NAMES[state.winner]
+    return {ONGOING: ONGOING_NAME, DRAW: DRAW_NAME, TRUNCATED: TRUNCATED_NAME}[state.outcome]
 
 
 # --------------------------------------------------------------------------- the game is over

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..config import MapDuelConfig
 from ..state import NUM_FACES, NUM_NUMBER_CARDS, NUMBER_RANKS, SUITS_PER_SEAT
+from ..tables import ACE_PRIMES
 from .new_face import FACE_COST
 
 
@@ -17,7 +18,7 @@ def _most_payment_cards() -> int:
         if total + rank > max(FACE_COST.values()):
             break
         most, total = most + 1, total + rank
-    return max(most, 2)
+    return max(most, ACE_PRIMES)
 
 
 #: the setup's decisions: a cell for each number card but the centre one (which places itself),

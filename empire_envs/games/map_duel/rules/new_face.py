@@ -22,7 +22,6 @@ from ..state import (
     NUM_NUMBER_CARDS,
     ON_MAP,
     ONGOING,
-    PRIME_RANKS,
     QUEEN_TYPE,
     SEAT_SUITS,
     MapDuelState,
@@ -32,15 +31,14 @@ from ..state import (
     number_rank,
     numbers_of_suit,
 )
+from ..tables import ACE_PAYMENT, ACE_PRIMES, FACE_COSTS, PRIME_RANKS
 from .board import chosen_card, chosen_cell, ego_cells, faces_on_map, geometry, is_own_colour, layout
 from .end import check_end
 from .step2 import to_step2
 from .turn import acting_seat
 
-#: what a placed J, Q, K costs (section 26); an Ace costs two primes
-FACE_COST = {JACK_TYPE: 7, QUEEN_TYPE: 8, KING_TYPE: 9}
-#: ``state.pay_target`` while an Ace is paid for (two primes, whatever their sum)
-ACE_PAYMENT = -1
+#: what a placed J, Q, K costs (section 26); an Ace costs ``ACE_PRIMES`` primes
+FACE_COST = {face: FACE_COSTS[face] for face in (JACK_TYPE, QUEEN_TYPE, KING_TYPE)}
 
 
 def _opposite_pool(state: MapDuelState, seat: int) -> list[int]:
@@ -65,7 +63,7 @@ def affordable(state: MapDuelState, seat: int) -> tuple[set[int], int]:
 
 def affords(kind: int, sums: set[int], primes: int) -> bool:
     """Whether a pool with these ``affordable`` sums and primes pays a face of type ``kind``."""
-    return primes >= 2 if kind == ACE_TYPE else FACE_COST[kind] in sums
+    return primes >= ACE_PRIMES if kind == ACE_TYPE else FACE_COST[kind] in sums
 
 
 def can_afford(state: MapDuelState, seat: int, face: int) -> bool:
@@ -149,7 +147,7 @@ def _place_pay(state: MapDuelState, action: int, rng: np.random.Generator) -> li
     state.paid.append(n)
     state.progress_this_turn = True
     if state.pay_target == ACE_PAYMENT:
-        done = len(state.paid) == 2
+        done = len(state.paid) == ACE_PRIMES
     else:
         done = sum(number_rank(m) for m in state.paid) == state.pay_target
     if done:

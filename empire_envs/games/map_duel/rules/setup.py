@@ -27,7 +27,7 @@ from ..state import (
     face_type,
     number_rank,
 )
-from .board import RED_IDS, chosen_cell, ego_cells, from_ego, geometry, layout
+from .board import ORTHOGONAL, RED_IDS, chosen_cell, ego_cells, from_ego, geometry, layout
 from .turn import acting_seat, begin_turn
 
 # --------------------------------------------------------------------------- the map
@@ -70,7 +70,7 @@ def placement_ok(state: MapDuelState, card: int, cell: int, rule: str) -> bool:
             continue
         seen += 1
         same_colour = (board[other] in RED_IDS) == red
-        horizontal = direction % 2 == 1  # ORTHOGONAL is north, east, south, west
+        horizontal = ORTHOGONAL[direction][0] == 0
         if same_colour == (horizontal == even):
             satisfied += 1
         elif rule == "all_neighbours":
