@@ -224,9 +224,11 @@ def _add_bench(commands: Subparsers) -> None:
     sub.add_argument("--json", metavar="PATH", help="write the figures as JSON ('-': stdout)")
     batched = sub.add_argument_group(
         "batched JAX twins (--batched)",
-        "jitted random legal steps of the JAX twins and of pgx's connect_four, leduc_holdem and "
-        "backgammon through one harness that deals finished games again, the compile time apart, "
-        "and the Python envs for scale (needs the jax extra; pgx rows need the bench extra)",
+        "jitted random legal steps of the JAX twins (one seat or several) and of pgx's connect_four, "
+        "leduc_holdem and backgammon through one harness that deals finished games again, the compile "
+        "time apart, each subject's state bytes per game, and each twin's Python env (Gymnasium or "
+        "PettingZoo AEC) for scale, then the ratios and one table of it all (needs the jax extra; pgx "
+        "rows need the bench extra)",
     )
     batched.add_argument("--batched", action="store_true", help="run the batched benchmark instead")
     batched.add_argument(
@@ -248,7 +250,7 @@ def _add_bench(commands: Subparsers) -> None:
         "--profile",
         action="store_true",
         help="time the parts of a batched step of each twin instead (sampler, step, reset_finished, "
-        "deals) and its state's bytes per game, at N=1024 unless --batch-sizes is given",
+        "deals, observe) and its state's bytes per game, at N=1024 unless --batch-sizes is given",
     )
     batched.add_argument(
         "--peers",

@@ -22,11 +22,22 @@ says what is compiled (``EMPIRE_ENVS_QUIET=1`` silences it, as does ``log=None``
 
 The subjects: every registered id with a twin (its first variant per game by default; ``ids``
 picks others), pgx's ``connect_four``, ``leduc_holdem`` and ``backgammon`` (when pgx is
-installed: the ``bench`` extra), and each game's Python env through ``gymnasium.make`` (one
-env, ``speed.bench_gym_masked``) for scale.
+installed: the ``bench`` extra), and each twin's Python env for scale: one env of the same id
+under random masked play, as ``python -m empire_envs bench`` times it (``speed.bench_env_masked``:
+``gymnasium.make`` for a one-seat game, the AEC env of ``empire_envs.make`` for a game of
+several seats, every ``env.step`` a decision).
 
-``profile`` (``bench --batched --profile``) times the harness's parts one by one for a twin,
-and ``state_bytes`` gives the size of one game's state: where a batched step spends its time.
+Games of several seats run through the same harness unchanged: a step is one decision of the
+seat to act (``current_player``), whose mask is ``legal_action_mask``, so a decision per game
+per step is counted whatever the seats; ``rewards`` (``[N, num_players]``) is not read.
+
+The report gives, per subject, its seats and the bytes of one game's state (``state_bytes``: a
+step reads and writes all of them), each batch size's steps/s and compile time, and the ratios
+at ``RATIO_BATCH`` of each twin to its Python env and to the pgx peers of ``RATIO_PEERS``.
+``format_table`` prints it all as one table at the end.
+
+``profile`` (``bench --batched --profile``) times the harness's parts one by one for a twin:
+where a batched step spends its time.
 """
 
 from __future__ import annotations
@@ -42,12 +53,12 @@ import numpy as np
 from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache
 from ..registry import NAMESPACE, all_games, entry
 from .reporting import Log
-from .speed import Skipped, bench_gym_masked
+from .speed import Skipped, bench_env_masked
 
 BATCH_SIZES = (1, 64, 1024, 4096)
 PGX_PEERS = ("connect_four", "leduc_holdem", "backgammon")
-#: the peer each twin's ratio is taken against, at ``RATIO_BATCH``
-RATIO_PEER, RATIO_BATCH = "pgx/connect_four", 1024
+#: the peers each twin's ratio is taken against (those measured in the run), at ``RATIO_BATCH``
+RATIO_PEERS, RATIO_BATCH = ("pgx/connect_four", "pgx/backgammon"), 1024
 
 
 @dataclass(frozen=True)
@@ -179,11 +190,14 @@ def run_batched(
     log: Log | None = print,
 ) -> dict[str, Any]:
     """Every subject at every batch size, then the Python envs; a JSON-ready report with
-    ``results[subject][N]``, ``python[id]`` and ``ratios``."""
+    ``results[subject][N]``, ``seats[subject]``, ``state_bytes[subject]``, ``python_env[id]``
+    and ``ratios`` (the module docstring)."""
     import jax
 
     enable_compile_cache()
     results: dict[str, dict[str, Any]] = {}
+    seats: dict[str, int] = {}
+    sizes: dict[str, int] = {}
     skipped: dict[str, str] = {}
     twins = twin_subjects(ids)
     for subject in twins + pgx_subjects(peers):
@@ -194,6 +208,10 @@ def run_batched(
             if log:
                 log(f"{subject.name:<32} SKIPPED: {reason}")
             continue
+        seats[subject.name] = int(env.num_players)
+        sizes[subject.name] = state_bytes_of(env)
+        if log:
+            log(f"{subject.name:<32} {seats[subject.name]} seat(s), state {sizes[subject.name]:,} bytes per game")
         results[subject.name] = {}
         for num_envs in batch_sizes:
             if log:
@@ -204,27 +222,20 @@ def run_batched(
                 log(format_row(subject.name, figures))
     python: dict[str, dict[str, Any]] = {}
     for subject in twins:
+        if subject.name not in results:
+            continue
         env_id = f"{NAMESPACE}/{subject.name}"
-        python[subject.name] = bench_gym_masked(env_id)(python_seconds or seconds, seed)
+        python[subject.name] = bench_env_masked(env_id)(python_seconds or seconds, seed)
+        python[subject.name]["api"] = python_api(env_id)
         if log:
             rate = python[subject.name]["steps_per_second"]
-            log(f"{subject.name + ' (Python env)':<32} N=1    {rate:>12,.0f} steps/s   (one gymnasium.make env)")
-    ratios: dict[str, float] = {}
-    peer = results.get(RATIO_PEER, {}).get(str(RATIO_BATCH))
-    for subject in twins:
-        own = results.get(subject.name, {})
-        if peer and str(RATIO_BATCH) in own:
-            ratios[f"{subject.name} / {RATIO_PEER} at N={RATIO_BATCH}"] = (
-                own[str(RATIO_BATCH)]["steps_per_second"] / peer["steps_per_second"]
-            )
-        if own and subject.name in python:
-            best = max(figures["steps_per_second"] for figures in own.values())
-            ratios[f"{subject.name} best batch / its Python env"] = best / python[subject.name]["steps_per_second"]
+            log(f"{subject.name + ' (Python env)':<32} N=1    {rate:>12,.0f} steps/s   (one {python_api(env_id)} env)")
+    ratios = twin_ratios([subject.name for subject in twins], results, python)
     if log and ratios:
         log("ratios (steps/s):")
         for name, value in ratios.items():
             log(f"  {name:<56} {value:8.2f}x")
-    return {
+    report = {
         "python": platform.python_version(),
         "machine": platform.machine(),
         "processor": platform.processor(),
@@ -235,10 +246,76 @@ def run_batched(
         "seed": seed,
         "steps_per_call": {str(n): steps_per_call(n) for n in batch_sizes},
         "results": results,
+        "seats": seats,
+        "state_bytes": sizes,
         "skipped": skipped,
         "python_env": python,
         "ratios": ratios,
     }
+    if log:
+        log(format_table(report))
+    return report
+
+
+def python_api(env_id: str) -> str:
+    """How the Python env column makes ``env_id``'s env (``speed.bench_env_masked``)."""
+    return "gymnasium.make" if entry(env_id).api == "gymnasium" else "empire_envs.make AEC"
+
+
+def twin_ratios(
+    twins: Sequence[str], results: dict[str, dict[str, Any]], python: dict[str, dict[str, Any]]
+) -> dict[str, float]:
+    """Each twin's steps/s at ``RATIO_BATCH`` over its Python env's and over each peer of
+    ``RATIO_PEERS`` measured at that batch size, and its best batch size over its Python env."""
+    ratios: dict[str, float] = {}
+    batch = str(RATIO_BATCH)
+    for name in twins:
+        own = results.get(name, {})
+        if not own:
+            continue
+        base = python.get(name, {}).get("steps_per_second")
+        if batch in own and base:
+            ratios[f"{name} at N={RATIO_BATCH} / its Python env"] = own[batch]["steps_per_second"] / base
+        for peer in RATIO_PEERS:
+            theirs = results.get(peer, {}).get(batch)
+            if theirs and batch in own:
+                ratios[f"{name} / {peer} at N={RATIO_BATCH}"] = (
+                    own[batch]["steps_per_second"] / theirs["steps_per_second"]
+                )
+        if base:
+            best = max(figures["steps_per_second"] for figures in own.values())
+            ratios[f"{name} best batch / its Python env"] = best / base
+    return ratios
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """A ``run_batched`` report as one Markdown table: steps/s of each subject at each batch
+    size, its compile time (the range over the batch sizes; "cached" when a program came from
+    the persistent cache), its seats and its state's bytes per game; then each twin's Python
+    env (one env, its figure in the first column)."""
+    sizes = sorted({int(n) for figures in report["results"].values() for n in figures})
+    lines = [
+        "| steps/s | " + " | ".join(f"N={n}" for n in sizes) + " | compile | seats | state bytes |",
+        "|---|" + "---:|" * (len(sizes) + 3),
+    ]
+    for name, figures in report["results"].items():
+        rates = [f"{figures[str(n)]['steps_per_second']:,.0f}" if str(n) in figures else "" for n in sizes]
+        compiles = [row["compile_seconds"] for row in figures.values()]
+        low, high = min(compiles), max(compiles)
+        spent = f"{low:.1f} s" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}-{high:.1f} s"
+        if any(row.get("compile_cached") for row in figures.values()):
+            spent += " (cached)"
+        shown = name.replace("/", " ", 1) if name.startswith("pgx/") else f"{name} (JAX twin)"
+        seats, size = report["seats"].get(name, ""), report["state_bytes"].get(name)
+        lines.append(
+            f"| {shown} | " + " | ".join(rates) + f" | {spent} | {seats} | {'' if size is None else f'{size:,}'} |"
+        )
+    for name, figures in report["python_env"].items():
+        cells = [f"{name}, Python env (one {figures['api']} env)", f"{figures['steps_per_second']:,.0f}"]
+        cells += [""] * len(sizes)  # the other batch sizes and the compile: none
+        cells += [str(report["seats"].get(name, "")), ""]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def format_row(name: str, figures: dict[str, Any]) -> str:
@@ -270,10 +347,12 @@ def best_time(state: Any, body: Callable[[tuple[Any, Any]], tuple[Any, Any]]) ->
 
 def profile(env_id: str, num_envs: int = 1024, finished_share: float = 1 / 17) -> dict[str, float]:
     """Seconds per batched step of each part of the harness for one twin (``bench --batched
-    --profile``): the action sampler, the env's ``step`` (rules, observation and mask), and
+    --profile``): the action sampler, the env's ``step`` (rules, observation and mask),
     ``reset_finished`` with ``finished_share`` of the games finished, and the deals it makes
-    (``init`` of ``num_envs // 8`` games). Each part runs ``SCANNED`` times in one compiled
-    ``lax.scan``; the best of ``ROUNDS`` runs counts."""
+    (``init`` of ``num_envs // 8`` games), each run ``SCANNED`` times in one compiled
+    ``lax.scan``, the best of ``ROUNDS`` runs counting; then one view per game alone
+    (``observe`` of a seat drawn per game, what a step spends on ``state.observation`` when the
+    state is already computed), timed call by call (``best_call_time``)."""
     import jax
     import jax.numpy as jnp
 
@@ -316,7 +395,28 @@ def profile(env_id: str, num_envs: int = 1024, finished_share: float = 1 / 17) -
         return state.replace(step_count=state.step_count + (used > 10**9).astype(jnp.int32)), key
 
     parts = {"sampler": sampler, "step": step, "reset_finished": reset, "deals (init)": deal}
-    return {name: best_time(state, body) for name, body in parts.items()}
+    seats = jax.random.randint(jax.random.PRNGKey(2), (num_envs,), 0, env.num_players)
+    times = {name: best_time(state, body) for name, body in parts.items()}
+    # the games of a part stay as they are, so a view, which reads nothing that changes, would
+    # be computed once and hoisted out of a scan: it is timed call by call instead
+    times["observe"] = best_call_time(jax.jit(jax.vmap(env.observe)), state, seats)
+    return times
+
+
+def best_call_time(function: Callable[..., Any], *args: Any) -> float:
+    """Seconds per call of a compiled ``function``, the best of ``ROUNDS`` runs of ``SCANNED``
+    calls each (the call overhead included, a few microseconds)."""
+    import jax
+
+    jax.block_until_ready(function(*args))
+    best = float("inf")
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(SCANNED):
+            result = function(*args)
+        jax.block_until_ready(result)
+        best = min(best, (time.perf_counter() - start) / SCANNED)
+    return best
 
 
 def _checksum(batch: Any) -> Any:
@@ -336,11 +436,16 @@ STATE_COPIES = 8
 
 
 def state_bytes(env_id: str) -> int:
-    """The bytes of one game's state: a step reads and writes all of them."""
-    import jax
-
+    """The bytes of one game's state of a twin: a step reads and writes all of them."""
     from ..jax import make as make_twin
 
-    env = make_twin(env_id)
+    return state_bytes_of(make_twin(env_id))
+
+
+def state_bytes_of(env: Any) -> int:
+    """The bytes of one game's state of a pgx-style env (a twin or a pgx game), from the shapes
+    ``init`` gives (nothing runs)."""
+    import jax
+
     state = jax.eval_shape(env.init, jax.random.PRNGKey(0))
     return sum(int(np.prod(leaf.shape)) * np.dtype(leaf.dtype).itemsize for leaf in jax.tree_util.tree_leaves(state))

@@ -42,6 +42,7 @@ import numpy as np
 
 from ..core.extras import missing_extra
 from ..registry import NAMESPACE, GameEntry, all_games, make
+from ..registry import entry as registered_entry
 from .reporting import Log
 
 Run = Callable[[float, int], dict[str, Any]]
@@ -167,6 +168,23 @@ def bench_aec_masked(make_env: Callable[[], Any]) -> Run:
         finally:
             env.close()
         return _rate(steps, episodes, perf() - start)
+
+    return run
+
+
+def bench_env_masked(env_id: str, api: str | None = None) -> Run:
+    """A registered id through its own API under random masked play, as its user makes it: a
+    Gymnasium game through ``gymnasium.make`` (``bench_gym_masked``), a PettingZoo game as the
+    AEC env of ``empire_envs.make`` (PettingZoo's standard wrappers; ``bench_aec_masked``, every
+    ``env.step`` a decision). ``api`` is ``"gymnasium"`` or ``"pettingzoo"`` where the caller
+    knows it, else the registry's entry says, when the row runs (nothing is looked up or loaded
+    before). The ``gym_<key>`` and ``pz_<key>`` rows and the Python env column of
+    ``bench --batched`` are this."""
+
+    def run(seconds: float, seed: int) -> dict[str, Any]:
+        kind = api or registered_entry(env_id).api
+        inner = bench_gym_masked(env_id) if kind == "gymnasium" else bench_aec_masked(lambda: make(env_id))
+        return inner(seconds, seed)
 
     return run
 
@@ -315,11 +333,6 @@ def game_states(game: GameEntry, seed: int) -> list[Any]:
     return states
 
 
-def _wrapped_env(game: GameEntry) -> Callable[[], Any]:
-    """The game's main id as ``empire_envs.make`` builds it (PettingZoo's standard wrappers)."""
-    return lambda: make(main_id(game))
-
-
 def _raw_env(game: GameEntry) -> Callable[[], Any]:
     """The game's bare env class with its first variant's settings (no wrappers)."""
 
@@ -341,7 +354,7 @@ def game_benchmarks(game: GameEntry) -> list[Benchmark]:
             Benchmark(
                 f"gym_{key}",
                 f"{shown} via gymnasium.make (step + info mask + random legal)",
-                bench_gym_masked(main_id(game)),
+                bench_env_masked(main_id(game), game.api),
                 (key, "empire", "gym"),
             )
         )
@@ -351,7 +364,7 @@ def game_benchmarks(game: GameEntry) -> list[Benchmark]:
             Benchmark(
                 f"pz_{key}",
                 f"{shown} env() (AEC, random legal; every env.step counted)",
-                bench_aec_masked(_wrapped_env(game)),
+                bench_env_masked(main_id(game), game.api),
                 groups,
             ),
             Benchmark(
