@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -415,3 +416,250 @@ def test_main_end_to_end(benchmark, tmp_path, capsys):
     assert len(data["results"]) == len(records)
     (rr,) = data["round_robins"]
     assert {c["games"] for c in rr["counts"]} == {8}
+
+
+# --------------------------------------------------------------------------- Weng-Lin ratings
+
+SIGMA = 25.0 / 3.0
+BETA = SIGMA / 2.0
+FRESH = (25.0, SIGMA)
+
+
+def test_weng_lin_two_players_by_hand(benchmark):
+    # c^2 = 2 (sigma^2 + beta^2); each p is 1/2, so the winner's Omega is sigma^2 / c * (1 - 1/2),
+    # the loser's sigma^2 / c * (0 - 1/2), and both Deltas (sigma / c) * sigma^2 / c^2 * 1/4
+    c = math.sqrt(2 * (SIGMA**2 + BETA**2))
+    step = SIGMA**2 / (2 * c)
+    sigma_after = SIGMA * math.sqrt(1 - (SIGMA / c) * SIGMA**2 / c**2 / 4)
+    (winner, loser) = benchmark.weng_lin_update([FRESH, FRESH], [1, 2])
+    assert winner == pytest.approx((25.0 + step, sigma_after), rel=1e-12)
+    assert loser == pytest.approx((25.0 - step, sigma_after), rel=1e-12)
+    # the figures themselves, worked on paper: c = 13.176, step = 2.6352, sigma' = 8.0655
+    assert winner[0] == pytest.approx(27.6352, abs=1e-4) and winner[1] == pytest.approx(8.0655, abs=1e-4)
+
+
+def test_weng_lin_three_players_by_hand(benchmark):
+    # equal ratings, places 1, 2, 3: S_1 = 3e, S_2 = 2e, S_3 = e. The first is ahead of all
+    # (Omega factor 1 - 1/3); the second loses to the first (-1/3) and beats the third (1 - 1/2);
+    # the third loses to both (-1/3 - 1/2). Delta factors: 2/9, 2/9 + 1/4, 2/9 + 1/4 + 0.
+    c = math.sqrt(3 * (SIGMA**2 + BETA**2))
+    omega = [2 / 3, 1 / 6, -5 / 6]
+    delta = [2 / 9, 17 / 36, 17 / 36]
+    after = benchmark.weng_lin_update([FRESH] * 3, [1, 2, 3])
+    for (mu, sigma), o, d in zip(after, omega, delta, strict=True):
+        assert mu == pytest.approx(25.0 + SIGMA**2 / c * o, rel=1e-12)
+        assert sigma == pytest.approx(SIGMA * math.sqrt(1 - (SIGMA / c) * SIGMA**2 / c**2 * d), rel=1e-12)
+
+
+def test_weng_lin_winner_rises_and_equal_sigmas_sum_to_zero(benchmark):
+    ratings = [(25.0, SIGMA), (30.0, 6.0), (20.0, 7.0), (25.0, 5.0)]
+    ranks = [3, 1, 4, 2]
+    after = benchmark.weng_lin_update(ratings, ranks)
+    assert after[1][0] > ratings[1][0]  # the winner's mean rises, even as the favourite
+    assert after[2][0] < ratings[2][0]  # the last one's falls
+    assert all(new[1] < old[1] for new, old in zip(after, ratings, strict=True))  # every sigma shrinks
+    equal = benchmark.weng_lin_update([FRESH] * 4, ranks)
+    assert sum(mu - 25.0 for mu, _ in equal) == pytest.approx(0.0, abs=1e-12)
+    order = sorted(range(4), key=lambda i: -equal[i][0])
+    assert order == sorted(range(4), key=lambda i: ranks[i])  # better place, higher mean
+
+
+def test_weng_lin_upset_moves_more_than_the_expected_result(benchmark):
+    strong, weak = (30.0, SIGMA), (20.0, SIGMA)
+    expected = benchmark.weng_lin_update([strong, weak], [1, 2])
+    upset = benchmark.weng_lin_update([strong, weak], [2, 1])
+    assert upset[1][0] - weak[0] > expected[0][0] - strong[0] > 0
+
+
+def test_weng_lin_is_symmetric_in_the_order_of_the_players(benchmark):
+    ratings = [(25.0, SIGMA), (28.0, 6.0), (21.0, 7.5)]
+    ranks = [2, 1, 2]  # a tie for second
+    after = benchmark.weng_lin_update(ratings, ranks)
+    order = [2, 0, 1]
+    permuted = benchmark.weng_lin_update([ratings[i] for i in order], [ranks[i] for i in order])
+    for position, i in enumerate(order):
+        assert permuted[position] == pytest.approx(after[i], rel=1e-12)
+    # two equal players who tie keep their means
+    tied = benchmark.weng_lin_update([FRESH, FRESH], [1, 1])
+    assert tied[0][0] == pytest.approx(25.0) and tied[1][0] == pytest.approx(25.0)
+    assert tied[0][1] < SIGMA
+
+
+def test_weng_lin_ratings_over_games(benchmark):
+    games = [{"a": 1, "b": 2, "c": 3}, {"b": 1, "c": 2, "a": 3}, {"a": 1, "c": 2}]
+    ratings = benchmark.weng_lin_ratings(games)
+    assert list(ratings) == ["a", "b", "c"]
+    assert ratings["a"]["games"] == 3 and ratings["b"]["games"] == 2
+    assert ratings["a"]["mean_rank"] == pytest.approx(5 / 3)
+    for record in ratings.values():
+        assert record["ordinal"] == pytest.approx(record["mu"] - 3 * record["sigma"])
+    # the first game alone is weng_lin_update from fresh ratings
+    (first,) = [benchmark.weng_lin_ratings(games[:1])]
+    expected = benchmark.weng_lin_update([FRESH] * 3, [1, 2, 3])
+    assert (first["a"]["mu"], first["a"]["sigma"]) == pytest.approx(expected[0])
+
+
+@pytest.mark.parametrize(
+    "ratings, ranks, fragment",
+    [
+        ([FRESH], [1], "two or more"),
+        ([FRESH, FRESH], [1], "ranks"),
+        ([FRESH, (25.0, 0.0)], [1, 2], "positive sigma"),
+        ([FRESH, (math.nan, SIGMA)], [1, 2], "finite"),
+    ],
+)
+def test_weng_lin_bad_input(benchmark, ratings, ranks, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        benchmark.weng_lin_update(ratings, ranks)
+
+
+def test_weng_lin_ratings_refuse_a_game_of_one(benchmark):
+    with pytest.raises(ValueError, match="two or more"):
+        benchmark.weng_lin_ratings([{"a": 1, "b": 2}, {"a": 1}])
+
+
+def test_finishing_ranks_share_places(benchmark):
+    assert benchmark.finishing_ranks([1.0, -1.0, 1.0]) == [1, 3, 1]
+    assert benchmark.finishing_ranks([0.0, 0.0]) == [1, 1]
+    assert benchmark.finishing_ranks([-1.0, 2.0, 0.5, -1.0]) == [3, 1, 2, 3]
+
+
+# --------------------------------------------------------------------------- parts of a run
+
+
+def test_split_episodes_parts(benchmark):
+    assert benchmark.split_episodes(100, 10, 1, 2) == [(100, 10)]
+    # 10 episodes in 3 parts of 4 (rounded up to whole rounds of 2 seats): deals advance by 2
+    assert benchmark.split_episodes(100, 10, 3, 2) == [(100, 4), (102, 4), (104, 2)]
+    # one seat: the deal is the episode
+    assert benchmark.split_episodes(0, 7, 2, 1) == [(0, 4), (4, 3)]
+    with pytest.raises(ValueError, match=">= 1"):
+        benchmark.split_episodes(0, 0, 2, 2)
+
+
+def test_parts_play_the_same_episodes_as_one_call(benchmark, evaluate):
+    # the parts, combined, are the one call: every count, the steps and the return
+    whole = evaluate.evaluate_agent(TICTACTOE, "random", 18, seed=5_000, opponent=FIRST_LEGAL)
+    split = benchmark.split_episodes(5_000, 18, 4, 2)
+    assert split == [(5_000, 6), (5_003, 6), (5_006, 6)]  # 18 / 4 rounded up to whole rounds of 2 seats
+    parts = [
+        evaluate.evaluate_agent(TICTACTOE, "random", count, seed=first, opponent=FIRST_LEGAL)
+        for first, count in split
+    ]
+    combined = benchmark.combine_results(parts)
+    for key in ("episodes", "wins", "draws", "losses", "truncations", "illegal", "total_steps", "deals"):
+        assert combined[key] == whole[key], key
+    for key in ("mean_return", "std_return", "mean_length", "win_rate", "loss_rate", "draw_rate"):
+        assert combined[key] == pytest.approx(whole[key], rel=1e-12), key
+    assert combined["win_ci95"] == pytest.approx(whole["win_ci95"])
+    assert combined["seed"] == 5_000 and combined["wall_time_s"] == pytest.approx(
+        sum(part["wall_time_s"] for part in parts)
+    )
+
+
+def test_combine_results_keeps_equal_keys_and_drops_differing_ones(benchmark):
+    base = {"episodes": 2, "wins": 1, "losses": 1, "draws": 0, "truncations": 0, "illegal": 0,
+            "total_steps": 10, "mean_return": 0.0, "std_return": 1.0, "wall_time_s": 1.0,
+            "seed": 0, "agent": "x", "interval": [0, 1], "mean_rank": 1.0}
+    other = {**base, "seed": 1, "wins": 2, "losses": 0, "mean_return": 1.0, "std_return": 0.0,
+             "interval": [0.5, 1], "mean_rank": 2.0}
+    combined = benchmark.combine_results([base, other])
+    assert combined["agent"] == "x" and "interval" not in combined
+    assert combined["wins"] == 3 and combined["episodes"] == 4 and combined["seed"] == 0
+    assert combined["mean_rank"] == pytest.approx(1.5)
+    # returns -1, 1 (mean 0, population sd 1) and 1, 1: mean 0.5, sd sqrt(1 - 0.25)
+    assert combined["mean_return"] == pytest.approx(0.5)
+    assert combined["std_return"] == pytest.approx(math.sqrt(0.75))
+    with pytest.raises(ValueError, match="no result"):
+        benchmark.combine_results([])
+
+
+def test_round_robin_pair_episodes_and_parts(benchmark):
+    agents = ["random", FIRST_LEGAL, "tests.test_benchmark:LastLegalAgent"]
+    fewer = {(FIRST_LEGAL, "random"): 4, ("random", FIRST_LEGAL): 4}
+    result = benchmark.round_robin(TICTACTOE, {}, agents, [0], 8, pair_episodes=fewer)
+    assert result["pair_episodes"][(FIRST_LEGAL, "random")] == 4
+    for pair, count in result["counts"].items():
+        assert count["games"] == (4 if pair in fewer else 8)
+    assert "1 seed(s) x 4 for" in benchmark.format_round_robin(result)
+    calls = []
+
+    def counting_runner(function, tasks):
+        calls.append(len(tasks))
+        return benchmark.sequential_runner(function, tasks)
+
+    split = benchmark.round_robin(TICTACTOE, {}, agents, [0], 8, pair_episodes=fewer, runner=counting_runner, parts=2)
+    assert calls == [12]  # six pairs, two parts each
+    assert split["counts"] == result["counts"] and split["elo"] == pytest.approx(result["elo"])
+    with pytest.raises(ValueError, match="no ordered pair"):
+        benchmark.round_robin(TICTACTOE, {}, agents, [0], 8, pair_episodes={("random", "random"): 2})
+
+
+class LastLegalAgent(Agent):
+    """Always the highest legal index: another naive deterministic player."""
+
+    name = "last-legal"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+# --------------------------------------------------------------------------- several seats
+
+
+def test_seatings_put_every_agent_on_every_seat(benchmark):
+    order = benchmark.seatings(["a", "b", "c", "d"], 3)
+    assert len(order) == 4 * 3  # C(4, 3) combinations, 3 rotations each
+    assert order[:3] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    for name in "abcd":
+        seats = [seating.index(name) for seating in order if name in seating]
+        assert sorted(seats) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    with pytest.raises(ValueError, match="distinct"):
+        benchmark.seatings(["a", "b"], 3)
+
+
+PILLARS = "empire_envs/Pillars-v0"
+
+
+def test_rank_round_robin_on_pillars(benchmark):
+    agents = ["random", "heuristic", FIRST_LEGAL, "tests.test_benchmark:LastLegalAgent", "ismcts"]
+    ismcts_combinations = {combo: 1 for combo in itertools.combinations(agents, 4) if "ismcts" in combo}
+    result = benchmark.rank_round_robin(
+        PILLARS, {}, agents, 0, 2, agent_kwargs={"iterations": 2}, combination_games=ismcts_combinations
+    )
+    assert result["players"] == 4
+    # one combination without ismcts plays 2 deals, the four with it 1 deal, each in 4 rotations
+    assert len(result["games"]) == 1 * 2 * 4 + 4 * 1 * 4
+    for game in result["games"]:
+        assert game["ranks"] == benchmark.finishing_ranks(game["results"])
+        assert len(set(game["seating"])) == 4
+    # deal by deal: the first 5 * 4 games are deal 0, the last 4 deal 1 of the one combination
+    assert {game["seed"] for game in result["games"][:20]} == {0}
+    assert {game["seed"] for game in result["games"][20:]} == {1}
+    ratings = result["ratings"]
+    assert set(ratings) == set(agents)
+    assert ratings["ismcts"]["games"] == 16 and ratings["random"]["games"] == 8 + 12
+    expected = benchmark.weng_lin_ratings(
+        [dict(zip(game["seating"], game["ranks"], strict=True)) for game in result["games"]]
+    )
+    assert ratings == expected
+    firsts = {name: sum(
+        rank == 1 for game in result["games"] for seat, rank in zip(game["seating"], game["ranks"], strict=True)
+        if seat == name) for name in agents}
+    assert result["firsts"] == firsts
+    # the heuristic wins most of these games: its ordinal leads
+    assert max(ratings, key=lambda name: ratings[name]["ordinal"]) == "heuristic"
+
+
+def test_play_seated_games_is_repeatable_and_split_freely(benchmark):
+    seating = ["random", "heuristic", FIRST_LEGAL, "random"][:3] + ["tests.test_benchmark:LastLegalAgent"]
+    whole = benchmark.play_seated_games(PILLARS, {}, seating, 10, 3)
+    pieces = benchmark.play_seated_games(PILLARS, {}, seating, 10, 1) + benchmark.play_seated_games(
+        PILLARS, {}, seating, 11, 2
+    )
+    assert whole == pieces
+    assert [game["seed"] for game in whole] == [10, 11, 12]
+    with pytest.raises(ValueError, match="4 seats"):
+        benchmark.play_seated_games(PILLARS, {}, seating[:3], 0, 1)
+    with pytest.raises(ValueError, match="single-player"):
+        benchmark.play_seated_games(SOLO, {}, ["random", "random"], 0, 1)

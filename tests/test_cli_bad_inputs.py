@@ -28,6 +28,7 @@ SOLO = "empire_envs/EmpireSolo-v0"
 
 #: what each command needs besides the flag under test
 REQUIRED: dict[str, list[str]] = {
+    "match": ["empire_envs/MapDuel-v0", "random", "random"],
     "render": [SOLO, "--out", "frame.png"],
     "play": [SOLO],
     "benchmark": ["--env", SOLO],
@@ -179,6 +180,7 @@ JSON_COMMANDS = {
     "bench": "empire_envs.evaluation.speed.run_benchmarks",
     "solvability": "empire_envs.evaluation.solvability.run",
     "fair-optimum": "empire_envs.evaluation.fair_optimum.run",
+    "match": "empire_envs.cli.match_command.play_games",
 }
 
 BAD_FILES = {

@@ -46,6 +46,7 @@ SCRIPT_COMMANDS = {
     "gallery": "gallery",
     "imitate": "imitate",
     "solvability": "solvability",
+    "selfplay_tables": "experiments/selfplay_tables.py",
     "solitaire_fair_optimum": "fair-optimum",
     "train": "train",
     "train_rllib": "train-rllib",

@@ -1,8 +1,10 @@
 """The command-line tools: ``python -m empire_envs COMMAND``.
 
 - ``list``, ``render``, ``play``: the registered ids, pictures of a game, a game in the terminal
-  (``listing``, ``render``, ``play``; ``match`` gives them one surface over Gymnasium and
-  PettingZoo envs);
+  (``listing``, ``render``, ``play``; the module ``match`` gives them one surface over Gymnasium
+  and PettingZoo envs);
+- ``match``: agents against each other on the seats of a multiplayer game, deal after deal, with
+  the seats rotated on request (``match_command``);
 - ``evaluate``, ``benchmark``, ``bench``, ``solvability``, ``fair-optimum``, ``deck-balance``: measuring agents and
   environments (``evaluation_commands`` over ``empire_envs.evaluation``);
 - ``train``, ``imitate``, ``demo``, ``train-rllib``: training (``training_commands`` over
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from . import evaluation_commands, site_commands, training_commands
+from . import evaluation_commands, match_command, site_commands, training_commands
 from .arguments import check_output_file, non_negative_int, positive_float, seed_int
 from .common import CliError, parse_agent_list, resolve_entry
 from .listing import run_list
@@ -60,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_list(commands)
     _add_render(commands)
     _add_play(commands)
+    match_command.add_parser(commands)
     evaluation_commands.add_parsers(commands)
     training_commands.add_parsers(commands)
     site_commands.add_parsers(commands)
@@ -131,7 +134,7 @@ def _add_play(commands: argparse._SubParsersAction[Parser]) -> None:
         "--opponents",
         default="random",
         help="agents for the other seats, comma-separated and cycled in seat order, "
-        "e.g. heuristic,random (default random; ignored in solo games)",
+        "e.g. heuristic,random or pretrained:MapDuel-v0 or jaxppo:PATH (default random; ignored in solo games)",
     )
     sub.add_argument(
         "--reveal",
@@ -177,6 +180,7 @@ COMMANDS = {
     "list": cmd_list,
     "render": cmd_render,
     "play": cmd_play,
+    **match_command.COMMANDS,
     **evaluation_commands.COMMANDS,
     **training_commands.COMMANDS,
     **site_commands.COMMANDS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..agents.base import Agent, agent_names, make_agent
+from ..agents.base import FILE_AGENTS, Agent, agent_names, make_agent
 from ..registry import NAMESPACE, EnvEntry, all_entries
 from .match import Match
 
@@ -47,10 +47,28 @@ def check_agent_name(spec: str, match: Match) -> None:
         )
 
 
+def is_file_agent(spec: str) -> bool:
+    """True for a spec of an agent loaded from a file (``jaxppo:PATH``, ``pretrained:ENV_ID``,
+    ``ppo:PATH``, ``rllib:PATH``: ``FILE_AGENTS``)."""
+    prefix, sep, _ = spec.partition(":")
+    return bool(sep) and prefix in FILE_AGENTS
+
+
 def seat_agents(specs: dict[int, str], match: Match) -> dict[int, Agent]:
-    """One agent per listed seat, built and seeded for the match (``agent_seed``)."""
+    """One agent per listed seat, built and seeded for the match (``agent_seed``): one of the
+    game's own agents by name (``check_agent_name``), or a file agent (``is_file_agent``), which
+    is checked against the match's env (``Agent.check_env``: a policy of another game, variant
+    or shape is refused). Raises ``CliError`` for a spec that cannot play the match."""
     agents: dict[int, Agent] = {}
     for seat, spec in specs.items():
+        if is_file_agent(spec):
+            try:
+                agent = make_agent(spec, match.game_key)
+                agent.check_env(match.env)
+            except (ImportError, OSError, TypeError, ValueError) as error:
+                raise CliError(f"agent {spec!r} cannot play {match.entry.env_id}: {error}") from None
+            agents[seat] = agent
+            continue
         check_agent_name(spec, match)
         agents[seat] = make_agent(spec, match.game_key)
     reseed(agents, match.seed)
@@ -88,6 +106,7 @@ __all__ = [
     "check_agent_name",
     "choose",
     "format_reward",
+    "is_file_agent",
     "parse_agent_list",
     "reseed",
     "resolve_entry",

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.limits import check_fits_in_memory
 from ..evaluation import batched_speed, benchmark, speed
-from ..evaluation.evaluate import USAGE_ERRORS, evaluate_agent, format_table
+from ..evaluation.evaluate import SEAT_ROTATIONS, USAGE_ERRORS, evaluate_agent, format_table
 from ..evaluation.reporting import emit_json, text_log
 from .arguments import add_key_value_flag, check_output_folder, positive_float, positive_int, seed_int, share
 from .common import CliError
@@ -48,9 +48,12 @@ def _add_evaluate(commands: Subparsers) -> None:
     sub = commands.add_parser(
         "evaluate",
         help="win/loss/draw rates of agents on an env, with 95%% intervals",
-        description="Evaluate agents on any environment: episode i of every agent is played on the "
-        "same deal (seed + i); in a multiplayer env the agent takes the seats in turn and --opponent "
-        "plays the others. Rates come with 95% Wilson intervals.",
+        description="Evaluate agents on any environment; every agent plays the same deals. In a "
+        "multiplayer env with N seats the agent takes the seats in turn and --opponent plays the "
+        "others: by default episode i plays deal seed + i // N from seat i mod N, so each deal is "
+        "played once from every seat (--seat-rotation episode: deal seed + i from seat i mod N, the "
+        "older scheme). Rates come with 95% Wilson intervals, the chance level for N seats is "
+        "stated, and with more than two seats the mean finishing rank (1 = best) is given too.",
     )
     sub.add_argument(
         "--env", default="empire_envs/EmpireSolo-v0", help="env id, or package.module:factory of a PettingZoo AEC env"
@@ -68,7 +71,17 @@ def _add_evaluate(commands: Subparsers) -> None:
         help="agent spec for the other seats of a multiplayer env (default random; an error for a one-seat env)",
     )
     sub.add_argument("--episodes", type=positive_int, default=2000)
-    sub.add_argument("--seed", type=seed_int, default=0, help="episode i uses seed + i")
+    sub.add_argument(
+        "--seed", type=seed_int, default=0, help="the first deal's seed (see --seat-rotation for the others)"
+    )
+    sub.add_argument(
+        "--seat-rotation",
+        choices=SEAT_ROTATIONS,
+        default="deal",
+        help="multiplayer envs with N seats: 'deal' (default) plays deal seed + i // N from seat i mod N, "
+        "every deal from every seat; 'episode' plays deal seed + i from seat i mod N (how figures "
+        "measured before seat rotation on deals were made). A one-seat env plays deal seed + i either way",
+    )
     add_key_value_flag(
         sub, "--env-kwarg", "passed to gymnasium.make; VALUE is a Python literal (e.g. length_limit=200)"
     )
@@ -97,6 +110,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                 env_kwargs,
                 opponent=args.opponent,
                 agent_kwargs=dict(args.agent_kwarg),
+                seat_rotation=args.seat_rotation,
             )
         except USAGE_ERRORS as error:
             raise CliError(f"agent {spec!r} on {args.env}: {type(error).__name__}: {error}") from None

@@ -23,14 +23,24 @@ Files written under the output folder: ``results.md``, ``results.csv``, ``result
 rates with 95% intervals) and, per multiplayer env, ``roundrobin_<label>.md``, ``.csv`` and
 ``.png`` (the score matrix as a heatmap).
 
-The code, by topic: ``spec`` (env variants, labels, seeds), ``run`` (planning, the main table,
-the round robin), ``statistics`` (pooling, Wilson intervals, Elo) and ``report`` (the files, the
+With more than two seats a game is no duel: ``rank_round_robin`` seats different agents of a
+roster in every seat at once (every combination, in every rotation) and rates them by Weng-Lin
+(Plackett-Luce, OpenSkill's model) from their finishing ranks (``weng_lin_ratings``).
+
+The round robins take a ``Runner`` (``runner(function, tasks)``, default ``sequential_runner``)
+and a number of ``parts`` per call, so that a caller can spread their games over processes with
+the same results.
+
+The code, by topic: ``spec`` (env variants, labels, seeds, parts of a run), ``run`` (planning,
+the main table, the round robin), ``multiseat`` (the rank-based round robin of several seats),
+``statistics`` (pooling, Wilson intervals, Elo, Weng-Lin) and ``report`` (the files, the
 charts and ``benchmark_report``). This package re-exports their public names; a test that
 replaces a function replaces it in the module that calls it (``run.evaluate_agent``).
 """
 
 from __future__ import annotations
 
+from .multiseat import play_seated_games, rank_round_robin, seatings
 from .report import (
     CSV_COLUMNS,
     HAVE_MATPLOTLIB,
@@ -39,12 +49,29 @@ from .report import (
     format_round_robin,
     plot_results,
     plot_round_robin,
+    round_robin_rows,
     write_round_robin,
     write_table,
 )
-from .run import PlannedEnv, plan_benchmark, round_robin, run_benchmark
-from .spec import SEED_STRIDE, BenchmarkError, EnvVariant, env_label, parse_env_spec, safe_label, seed_base
-from .statistics import elo_ratings, pool_results
+from .run import PlannedEnv, Runner, plan_benchmark, round_robin, run_benchmark, sequential_runner
+from .spec import (
+    SEED_STRIDE,
+    BenchmarkError,
+    EnvVariant,
+    env_label,
+    parse_env_spec,
+    safe_label,
+    seed_base,
+    split_episodes,
+)
+from .statistics import (
+    combine_results,
+    elo_ratings,
+    finishing_ranks,
+    pool_results,
+    weng_lin_ratings,
+    weng_lin_update,
+)
 
 __all__ = [
     "CSV_COLUMNS",
@@ -53,20 +80,31 @@ __all__ = [
     "BenchmarkError",
     "EnvVariant",
     "PlannedEnv",
+    "Runner",
     "benchmark_report",
+    "combine_results",
     "elo_ratings",
     "env_label",
+    "finishing_ranks",
     "format_markdown",
     "format_round_robin",
     "parse_env_spec",
     "plan_benchmark",
+    "play_seated_games",
     "plot_results",
     "plot_round_robin",
     "pool_results",
+    "rank_round_robin",
     "round_robin",
+    "round_robin_rows",
     "run_benchmark",
     "safe_label",
+    "seatings",
     "seed_base",
+    "sequential_runner",
+    "split_episodes",
+    "weng_lin_ratings",
+    "weng_lin_update",
     "write_round_robin",
     "write_table",
 ]

@@ -217,6 +217,30 @@ def plot_results(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
     return save_figure(figure, path, dpi=120)
 
 
+def _games_per_pair(result: Mapping[str, Any]) -> str:
+    """How many games each ordered pair of a round robin played, in words."""
+    seeds = len(result["seeds"])
+    usual = result["episodes_per_seed"]
+    fewer: dict[int, list[str]] = {}
+    for (a, b), n in result.get("pair_episodes", {}).items():
+        if n != usual:
+            fewer.setdefault(n, []).append(f"`{a}` vs `{b}`")
+    text = f"{seeds} seed(s) x {usual} games per ordered pair"
+    for n, pairs in sorted(fewer.items()):
+        text += f"; {seeds} seed(s) x {n} for {', '.join(pairs)}"
+    return text
+
+
+def round_robin_rows(result: Mapping[str, Any]) -> list[list[str]]:
+    """The CSV rows of a ``round_robin`` result: a header ``agent, <agents...>, elo``, then one
+    row per agent A with its score against each column agent B (blank on the diagonal) and its
+    Elo rating."""
+    rows = [["agent", *result["agents"], "elo"]]
+    for a, row in zip(result["agents"], result["matrix"], strict=True):
+        rows.append([a, *("" if s is None else f"{s:.6f}" for s in row), f"{result['elo'][a]:.2f}"])
+    return rows
+
+
 def format_round_robin(result: Mapping[str, Any]) -> str:
     """The markdown of a ``round_robin`` result: the score matrix and the Elo table."""
     agents = result["agents"]
@@ -225,7 +249,7 @@ def format_round_robin(result: Mapping[str, Any]) -> str:
         "",
         f"Score of the row agent A against the column agent B: (wins + draws / 2) / games, with A "
         f"taking the {result['players']} seats in turn and B playing every other seat; "
-        f"{len(result['seeds'])} seed(s) x {result['episodes_per_seed']} games per ordered pair.",
+        f"{_games_per_pair(result)}.",
         "",
         "| A \\ B | " + " | ".join(f"`{b}`" for b in agents) + " |",
         "|---|" + "---:|" * len(agents),
@@ -267,10 +291,7 @@ def write_round_robin(result: Mapping[str, Any], out_dir: str | Path, plot: bool
     md_path, csv_path, png_path = (out / f"{stem}{ext}" for ext in (".md", ".csv", ".png"))
     md_path.write_text(format_round_robin(result) + "\n")
     with csv_path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["agent", *result["agents"], "elo"])
-        for a, row in zip(result["agents"], result["matrix"], strict=True):
-            writer.writerow([a, *("" if s is None else f"{s:.6f}" for s in row), f"{result['elo'][a]:.2f}"])
+        csv.writer(handle).writerows(round_robin_rows(result))
     paths = {"md": md_path, "csv": csv_path}
     if plot:
         paths["png"] = plot_round_robin(result, png_path)
@@ -318,7 +339,10 @@ def _jsonable_round_robin(result: Mapping[str, Any]) -> dict[str, Any]:
         key: value if isinstance(value, (bool, int, float, str, type(None))) else repr(value)
         for key, value in result["env_kwargs"].items()
     }
-    return {**result, "env_kwargs": env_kwargs, "counts": counts}
+    pair_episodes = [
+        {"agent": a, "opponent": b, "episodes_per_seed": n} for (a, b), n in result.get("pair_episodes", {}).items()
+    ]
+    return {**result, "env_kwargs": env_kwargs, "counts": counts, "pair_episodes": pair_episodes}
 
 
 def benchmark_report(

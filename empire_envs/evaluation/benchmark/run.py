@@ -6,7 +6,7 @@ the main table of every agent on every env variant and seed against ``opponent``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,8 +16,8 @@ from ...agents.base import agent_settings, game_key, make_agent
 from ...registry import is_multiplayer, make_any
 from ..evaluate import evaluate_agent, resolve_env_id
 from ..reporting import Log
-from .spec import BenchmarkError, EnvVariant, as_variant, check_counts, env_label, seed_base
-from .statistics import elo_ratings, pool_results
+from .spec import BenchmarkError, EnvVariant, as_variant, check_counts, env_label, seed_base, split_episodes
+from .statistics import combine_results, elo_ratings, pool_results
 
 
 @dataclass
@@ -41,7 +41,7 @@ class PlannedEnv:
 _ENV_ERRORS = (ValueError, TypeError, KeyError, ImportError, gymnasium.error.Error)
 
 
-def _inspect_env(variant: EnvVariant) -> tuple[str, str, int, Any]:
+def inspect_env(variant: EnvVariant) -> tuple[str, str, int, Any]:
     """``(env_id, game_name, players, env)`` of a variant (the caller closes the env);
     BenchmarkError if it cannot be built."""
     env_id = resolve_env_id(variant.spec)
@@ -93,7 +93,7 @@ def plan_benchmark(
             raise BenchmarkError(f"{kind} given more than once: {', '.join(repeated)}")
     plan = []
     for variant in variants:
-        env_id, name, players, env = _inspect_env(variant)
+        env_id, name, players, env = inspect_env(variant)
         usable: list[str] = []
         skipped: dict[str, str] = {}
         settings = {spec: agent_settings(spec, name, agent_kwargs) for spec in {*agents, opponent}}
@@ -172,6 +172,18 @@ def run_benchmark(
     return rows
 
 
+#: ``runner(function, tasks)``: ``function(**task)`` for each task (a dict of keyword arguments),
+#: yielded in the order of the tasks. ``sequential_runner`` calls them one by one in this process;
+#: a caller may hand one that spreads them over processes (the function and the tasks pickle).
+Runner = Callable[[Callable[..., Any], Sequence[Mapping[str, Any]]], Iterable[Any]]
+
+
+def sequential_runner(function: Callable[..., Any], tasks: Sequence[Mapping[str, Any]]) -> Iterator[Any]:
+    """The default ``Runner``: ``function(**task)`` for each task in turn, in this process."""
+    for task in tasks:
+        yield function(**task)
+
+
 def round_robin(
     env: str,
     kwargs: Mapping[str, Any] | None,
@@ -181,53 +193,80 @@ def round_robin(
     label: str | None = None,
     log: Log | None = None,
     agent_kwargs: Mapping[str, Any] | None = None,
+    pair_episodes: Mapping[tuple[str, str], int] | None = None,
+    runner: Runner | None = None,
+    parts: int = 1,
 ) -> dict[str, Any]:
     """Every agent against every other on a multiplayer env, and their Elo ratings; each agent
     gets its part of ``agent_kwargs`` (``agents.base.agent_settings``), as player and as opponent.
 
     For each ordered pair (A, B), A != B, and each seed ``k``:
-    ``evaluate_agent(env, A, episodes, seed=k * 1_000_000, env_kwargs=kwargs, opponent=B)``
-    (A takes the seats in turn, B plays every other seat). Returns a dict with ``env`` (the
-    label), ``env_id``, ``env_kwargs``, ``players``, ``agents``, ``seeds``, ``episodes_per_seed``,
+    ``evaluate_agent(env, A, n, seed=k * 1_000_000, env_kwargs=kwargs, opponent=B)``
+    (A takes the seats in turn, B plays every other seat), where ``n`` is ``episodes``, or
+    ``pair_episodes[(A, B)]`` for a pair it names (fewer games for a slow agent). ``runner``
+    plays those calls (``Runner``; default ``sequential_runner``); with ``parts > 1`` each call
+    is played as up to ``parts`` calls of the same episodes (``spec.split_episodes``) combined
+    by ``statistics.combine_results``, so that a runner can spread one pair over processes with
+    the same counts (a key the parts cannot be combined in, such as an interval of the mean
+    rank, is left out). Returns a dict with ``env``
+    (the label), ``env_id``, ``env_kwargs``, ``players``, ``agents``, ``seeds``,
+    ``episodes_per_seed`` (``episodes``), ``pair_episodes`` (``{(A, B): n}`` for every pair),
     ``counts`` (``{(A, B): {"wins", "draws", "losses", "truncations", "illegal", "points",
-    "games"}}`` pooled over seeds, points = wins + draws / 2), ``matrix`` (``matrix[a][b]`` is
-    A's score points / games against B, None on the diagonal) and ``elo`` (``elo_ratings`` of
-    the counts). Raises ``BenchmarkError`` for a single-player env or fewer than two agents.
+    "games"}}`` pooled over seeds, points = wins + draws / 2, games as the results count them),
+    ``matrix`` (``matrix[a][b]`` is A's score points / games against B, None on the diagonal)
+    and ``elo`` (``elo_ratings`` of the counts). Raises ``BenchmarkError`` for a single-player
+    env, fewer than two agents, or a ``pair_episodes`` entry that names no pair or is out of range.
     """
     check_counts(seeds, episodes)
     kwargs = dict(kwargs or {})
     label = label or env_label(env)
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise BenchmarkError(f"a round robin needs two or more distinct agents, got {list(agents)}")
-    env_id, name, players, probe = _inspect_env(EnvVariant(env, kwargs, label))
+    pairs = [(a, b) for a in agents for b in agents if a != b]
+    per_pair = {pair: episodes for pair in pairs}
+    for pair, count in dict(pair_episodes or {}).items():
+        if pair not in per_pair:
+            raise BenchmarkError(f"pair_episodes names {pair}, which is no ordered pair of {list(agents)}")
+        check_counts(seeds, count)
+        per_pair[pair] = count
+    env_id, name, players, probe = inspect_env(EnvVariant(env, kwargs, label))
     probe.close()
     settings = {spec: agent_settings(spec, name, dict(agent_kwargs or {})) for spec in agents}
     if players < 2:
         raise BenchmarkError(f"{label} is a single-player env: no round robin")
+    pieces = {
+        (pair, seed): split_episodes(seed_base(seed), per_pair[pair], parts, players)
+        for pair in pairs
+        for seed in seeds
+    }
+    tasks = [
+        {
+            "env_id": env,
+            "agent_spec": a,
+            "episodes": count,
+            "seed": first,
+            "env_kwargs": kwargs,
+            "opponent": b,
+            "agent_kwargs": settings[a],
+            "opponent_kwargs": settings[b],
+        }
+        for a, b in pairs
+        for seed in seeds
+        for first, count in pieces[((a, b), seed)]
+    ]
+    results = iter((runner or sequential_runner)(evaluate_agent, tasks))
     counts: dict[tuple[str, str], dict[str, float]] = {}
-    for a in agents:
-        for b in agents:
-            if a == b:
-                continue
-            pooled = dict.fromkeys(("wins", "draws", "losses", "truncations", "illegal"), 0)
-            games = 0
-            for seed in seeds:
-                result = evaluate_agent(
-                    env,
-                    a,
-                    episodes,
-                    seed=seed_base(seed),
-                    env_kwargs=kwargs,
-                    opponent=b,
-                    agent_kwargs=settings[a],
-                    opponent_kwargs=settings[b],
-                )
-                for key in pooled:
-                    pooled[key] += result[key]
-                games += result["episodes"]
-            counts[(a, b)] = {**pooled, "points": pooled["wins"] + 0.5 * pooled["draws"], "games": games}
-            if log:
-                log(f"{label}: {a} vs {b}: score {counts[(a, b)]['points'] / games:.3f} over {games} games")
+    for a, b in pairs:
+        pooled = dict.fromkeys(("wins", "draws", "losses", "truncations", "illegal"), 0)
+        games = 0
+        for seed in seeds:
+            result = combine_results([next(results) for _ in pieces[((a, b), seed)]])
+            for key in pooled:
+                pooled[key] += result[key]
+            games += result["episodes"]
+        counts[(a, b)] = {**pooled, "points": pooled["wins"] + 0.5 * pooled["draws"], "games": games}
+        if log:
+            log(f"{label}: {a} vs {b}: score {counts[(a, b)]['points'] / games:.3f} over {games} games")
     matrix = [[None if a == b else counts[(a, b)]["points"] / counts[(a, b)]["games"] for b in agents] for a in agents]
     elo = elo_ratings({pair: (c["points"], c["games"]) for pair, c in counts.items()})
     return {
@@ -238,6 +277,7 @@ def round_robin(
         "agents": list(agents),
         "seeds": list(seeds),
         "episodes_per_seed": episodes,
+        "pair_episodes": per_pair,
         "counts": counts,
         "matrix": matrix,
         "elo": elo,

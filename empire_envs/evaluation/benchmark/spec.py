@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...registry import NAMESPACE
-from ..evaluate import parse_env_kwarg
+from ..evaluate import episode_deal_and_seat, parse_env_kwarg
 
 #: seed k plays episodes seed_base(k) + i; episodes per seed may not exceed it (no shared deals)
 SEED_STRIDE = 1_000_000
@@ -128,3 +128,28 @@ def check_counts(seeds: Sequence[int], episodes: int) -> None:
 def seed_base(seed: int) -> int:
     """The first episode seed of benchmark seed ``seed``."""
     return seed * SEED_STRIDE
+
+
+def split_episodes(
+    first_seed: int, episodes: int, parts: int, players: int = 1, seat_rotation: str = "deal"
+) -> list[tuple[int, int]]:
+    """``evaluate_agent(..., episodes, seed=first_seed)`` as up to ``parts`` calls that play the
+    same episodes: ``(seed, count)`` pairs.
+
+    Each part but the last holds ``size`` episodes, ``episodes / parts`` rounded up to a multiple
+    of ``players``, so every part starts on the first seat; the part starting at episode ``e``
+    starts on that episode's deal (``evaluate.episode_deal_and_seat(e, first_seed, players,
+    seat_rotation)``, ``seat_rotation`` as the calls', ``evaluate_agent``'s default ``"deal"``).
+    Played one after the other or side by side, the parts play every episode of the one call on
+    the same deal from the same seat. One part when ``parts`` is 1 or ``episodes <= players``.
+    """
+    if episodes < 1 or parts < 1 or players < 1:
+        raise BenchmarkError(f"need episodes, parts and players >= 1, got {episodes}, {parts}, {players}")
+    if parts == 1 or episodes <= players:
+        return [(first_seed, episodes)]
+    size = -(-episodes // parts)
+    size = -(-size // players) * players
+    return [
+        (episode_deal_and_seat(start, first_seed, players, seat_rotation)[0], min(size, episodes - start))
+        for start in range(0, episodes, size)
+    ]
