@@ -21,7 +21,15 @@ from ..training.config import TrainConfig, default_output_dir, load_config
 from ..training.jax_config import JaxTrainConfig, default_jax_output_dir, load_jax_config
 from ..training.rllib import POLICY_MODES
 from ..training.run_folder import RunFolderError, check_run_folder, run_folder
-from .arguments import add_key_value_flag, check_output_folder, non_negative_int, positive_float, positive_int, seed_int
+from .arguments import (
+    add_key_value_flag,
+    check_output_folder,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    seed_int,
+    share,
+)
 from .common import CliError
 
 Subparsers = Any  # argparse's private _SubParsersAction
@@ -209,7 +217,8 @@ def _train_jax(args: argparse.Namespace) -> int:
         config = jax_config_from_args(args)
     except (ValueError, ImportError) as error:
         raise CliError(str(error)) from None
-    from ..training.jax_ppo import checked_trainer, train
+    from ..training.jax_ppo import train
+    from ..training.jax_trainers import checked_trainer
 
     try:
         trainer = checked_trainer(config)
@@ -233,18 +242,35 @@ def _train_jax(args: argparse.Namespace) -> int:
 def _add_imitate(commands: Subparsers) -> None:
     sub = commands.add_parser(
         "imitate",
-        help="behaviour cloning: fit a MaskablePPO policy to a teacher agent's moves (solo envs)",
+        help="behaviour cloning: fit a policy to a teacher agent's moves (MaskablePPO on solo envs, "
+        "or a compiled-PPO policy file with --backend jax)",
         description="The teacher plays --episodes episodes; a fresh MaskablePPO policy (the network of "
         "--config) is fitted to its moves and its value head to its returns-to-go. The saved "
-        "model.zip plays as ppo:OUT/model.zip and starts a run with --set init_model=OUT/model.zip.",
+        "model.zip plays as ppo:OUT/model.zip and starts a run with --set init_model=OUT/model.zip. "
+        "With --backend jax (an env with a JAX twin, a --backend jax config): the teacher plays every "
+        "seat, a policy file OUT/policy.npz is fitted (empire_envs.training.jax_imitate); it plays as "
+        "jaxppo:OUT/policy.npz and starts a compiled run with --set init_policy=OUT/policy.npz.",
     )
-    sub.add_argument("--env", required=True, help="a solo (Gymnasium) env id")
+    sub.add_argument(
+        "--backend",
+        choices=["sb3", "jax"],
+        default="sb3",
+        help="sb3: a MaskablePPO model.zip (default); jax: a policy file for the compiled trainer",
+    )
+    sub.add_argument("--env", required=True, help="a solo (Gymnasium) env id; with --backend jax, any id with a twin")
     sub.add_argument("--teacher", required=True, help="agent spec of the teacher")
     sub.add_argument("--episodes", type=positive_int, default=20_000)
     sub.add_argument("--seed", type=seed_int, default=0)
     sub.add_argument("--epochs", type=positive_int, default=10)
     sub.add_argument("--learning-rate", type=positive_float, default=1e-3)
     sub.add_argument("--batch-size", type=positive_int, default=256)
+    sub.add_argument(
+        "--explore",
+        type=share,
+        default=None,
+        help="--backend jax: the share of moves played at random instead of the teacher's, still labelled "
+        "with the teacher's move (default 0.1)",
+    )
     sub.add_argument("--config", help="TOML whose [ppo] table gives the network (as for train)")
     sub.add_argument("--out", required=True, help="run directory")
     sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
@@ -252,6 +278,10 @@ def _add_imitate(commands: Subparsers) -> None:
 
 def cmd_imitate(args: argparse.Namespace) -> int:
     """Collect, fit, save; print the summary and the command that evaluates the student."""
+    if args.backend == "jax":
+        return _imitate_jax(args)
+    if args.explore is not None:
+        raise CliError("--explore is for --backend jax (the sb3 teacher plays every move itself)")
     from ..training.imitate import imitate
     from ..training.train import check_run
 
@@ -270,6 +300,40 @@ def cmd_imitate(args: argparse.Namespace) -> int:
     )
     print(json.dumps(summary, indent=2))
     print(f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent ppo:{out / 'model.zip'}")
+    return 0
+
+
+def _imitate_jax(args: argparse.Namespace) -> int:
+    """``imitate --backend jax``: a policy file fitted to the teacher, for ``init_policy``."""
+    explore = 0.1 if args.explore is None else args.explore
+    if not 0.0 <= explore < 1.0:
+        raise CliError(f"--explore must be in [0, 1), got {explore}")
+    out = Path(args.out)
+    try:
+        require_extra("jax", "imitate --backend jax")
+        config = load_jax_config(args.config, [("env_id", args.env), ("seed", args.seed)])
+        from ..training.jax_trainers import checked_trainer
+
+        checked_trainer(config)
+        check_run_folder(out, args.overwrite)
+    except RUN_ERRORS as error:
+        raise CliError(str(error)) from None
+    from ..training.jax_imitate import imitate
+
+    summary = run_in_folder(
+        out,
+        args.overwrite,
+        lambda: imitate(
+            config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, explore, out
+        ),
+    )
+    print(json.dumps(summary, indent=2))
+    print(
+        f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent jaxppo:{out / 'policy.npz'}\n"
+        f"train from it: python -m empire_envs train --backend jax "
+        + (f"--config {args.config} " if args.config else f"--env {config.env_id} ")
+        + f"--set init_policy={out / 'policy.npz'}"
+    )
     return 0
 
 

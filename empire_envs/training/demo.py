@@ -62,12 +62,12 @@ def check_agents(env_id: str, specs: list[str] | tuple[str, ...]) -> None:
 
 
 def checked_training(config: TrainConfig | JaxTrainConfig, log: Log = print) -> Callable[[Path], dict[str, Any]]:
-    """Check what training with ``config`` needs (``train.check_run``, ``jax_ppo.checked_trainer``)
+    """Check what training with ``config`` needs (``train.check_run``, ``jax_trainers.checked_trainer``)
     and return the function that trains into a folder: compiled PPO for a ``JaxTrainConfig``,
     MaskablePPO for a ``TrainConfig``."""
     if isinstance(config, JaxTrainConfig):
-        from .jax_ppo import checked_trainer
         from .jax_ppo import train as train_compiled  # jax is imported only here
+        from .jax_trainers import checked_trainer
 
         trainer = checked_trainer(config)
         return lambda out: train_compiled(config, out, log=log, trainer=trainer)

@@ -66,6 +66,25 @@ class JaxCheckpointSettings:
 
 
 @dataclass
+class JaxSelfPlaySettings:
+    """Games of several seats (Map Duel): who the learner plays (``training.jax_selfplay``).
+
+    The ``num_envs`` game slots are split once: the first ``round(share * num_envs)`` slots (cut
+    so that the rest splits evenly over the pool) are self-play games, where the learner takes
+    every seat; in the rest, slot group ``k`` plays against snapshot ``k`` of a pool of
+    ``pool_size`` past policies, the learner on one seat drawn at each deal. Every
+    ``refresh_updates`` updates the oldest snapshot is replaced by the learner (0: never; the pool
+    starts as copies of the untrained network). ``opponent_policy`` (a policy file) fills the
+    pool with that frozen policy instead, for a best response: it needs ``share = 0`` and
+    ``refresh_updates = 0``. A one-seat game takes none of these."""
+
+    share: float = 0.5
+    pool_size: int = 4
+    refresh_updates: int = 10
+    opponent_policy: str = ""
+
+
+@dataclass
 class JaxTrainConfig:
     """One compiled PPO run on a game with a JAX twin (``empire_envs.jax.twin_ids()``)."""
 
@@ -78,11 +97,15 @@ class JaxTrainConfig:
     #: in Solitaire it is the graph of available captures); saved in the policy file's metadata
     mask_in_observation: bool = False
     output_dir: str = ""
+    #: a policy file (``jaxppo`` format, e.g. from ``imitate --backend jax``) whose actor and
+    #: critic start the run instead of a fresh network; its widths and activation must be the config's
+    init_policy: str = ""
     progress_bar: bool = True
     log_freq: int = 250_000  # timesteps between two rows of progress.csv (one compiled call each)
     ppo: JaxPPOSettings = field(default_factory=JaxPPOSettings)
     eval: JaxEvalSettings = field(default_factory=JaxEvalSettings)
     checkpoint: JaxCheckpointSettings = field(default_factory=JaxCheckpointSettings)
+    self_play: JaxSelfPlaySettings = field(default_factory=JaxSelfPlaySettings)
 
     @property
     def steps_per_update(self) -> int:
@@ -125,6 +148,16 @@ class JaxTrainConfig:
         check_layer_widths("ppo.hidden_sizes", ppo.hidden_sizes)
         check_ppo_numbers(ppo.learning_rate, ppo.clip_range, ppo.max_grad_norm, ppo.gamma, ppo.gae_lambda)
         require_in_range({"ppo.ent_coef": ppo.ent_coef, "ppo.vf_coef": ppo.vf_coef}, 0.0, math.inf)
+        play = self.self_play
+        require_in_range({"self_play.share": play.share}, 0.0, 1.0)
+        require_at_least(1, {"self_play.pool_size": play.pool_size})
+        require_at_least(0, {"self_play.refresh_updates": play.refresh_updates})
+        if play.opponent_policy and (play.share or play.refresh_updates):
+            raise ValueError(
+                "self_play.opponent_policy trains a best response against that frozen policy alone: "
+                f"set self_play.share = 0 (got {play.share}) and self_play.refresh_updates = 0 "
+                f"(got {play.refresh_updates})"
+            )
 
 
 def load_jax_config(path: str | Path | None, overrides: Sequence[tuple[str, Any]] = ()) -> JaxTrainConfig:

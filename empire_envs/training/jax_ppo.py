@@ -58,14 +58,12 @@ import optax
 import empire_envs.jax as empire_jax
 
 from ..adapters.jax_env import seed_key
-from ..agents.jax_ppo import MASKED_LOGIT, layer_names, save_policy
+from ..agents.jax_ppo import MASKED_LOGIT, layer_names, load_policy, save_policy
 from ..core.errors import ILLEGAL_ACTION_OUTCOME
 from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache, is_compiled
-from ..core.limits import check_fits_in_memory
 from ..core.policy_input import PolicyInput
 from ..evaluation.plotting import HAVE_MATPLOTLIB, pyplot, save_figure
-from .config import rollout_bytes
-from .jax_config import JaxTrainConfig
+from .jax_config import JaxSelfPlaySettings, JaxTrainConfig
 from .plots import read_progress
 
 ACTIVATION_FUNCTIONS: dict[str, Callable[[jax.Array], jax.Array]] = {"tanh": jnp.tanh, "relu": jax.nn.relu}
@@ -81,9 +79,12 @@ PROGRESS_COLUMNS = (
     "win_rate",
     "illegal_actions",
     "eval_win_rate",
+    "eval_draw_rate",
     "eval_return",
     "eval_length",
     "eval_unfinished",
+    "eval_pool_win_rate",
+    "eval_pool_draw_rate",
     "learning_rate",
     "policy_loss",
     "value_loss",
@@ -179,6 +180,9 @@ class Trainer:
     """The compiled pieces of one run: ``init``, ``collect``, ``train_updates``, ``evaluate``
     (jitted; each compiles on its first call) and the network (``network``, ``params_to_arrays``)."""
 
+    #: whether this trainer plays games of several seats (``SelfPlayTrainer``)
+    several_seats = False
+
     def __init__(self, config: JaxTrainConfig) -> None:
         config.validate()
         self.config = config
@@ -186,7 +190,18 @@ class Trainer:
         rules = self.env.rules
         self.observation_size = int(rules.observation_size)
         self.num_actions = int(rules.num_actions)
-        self.won = rules.outcome_names.index("won")
+        self.num_players = int(rules.num_players)
+        if self.num_players > 1 and not self.several_seats:
+            raise ValueError(
+                f"{self.env.id} is a game of {self.num_players} seats: train it with make_trainer(config) "
+                "(a SelfPlayTrainer)"
+            )
+        if self.num_players == 1 and config.self_play != JaxSelfPlaySettings():
+            raise ValueError(
+                f"{self.env.id} is a one-seat game: the [self_play] settings are for games of several seats"
+            )
+        # a game of several seats names its winner ("won by player_0"): training.jax_selfplay reads it
+        self.won = rules.outcome_names.index("won") if "won" in rules.outcome_names else -1
         self.illegal = rules.outcome_names.index(ILLEGAL_ACTION_OUTCOME)
         self.max_game_length = int(rules.game.max_game_length(rules.config))
         self.policy_input = PolicyInput(mask=config.mask_in_observation)
@@ -201,6 +216,7 @@ class Trainer:
         )
         self.optimizer = optax.chain(optax.clip_by_global_norm(ppo.max_grad_norm), optax.adam(self.schedule, eps=1e-5))
         self.spare = max(1, config.num_envs // 8)
+        self.initial_params = self._policy_params(config.init_policy) if config.init_policy else None
         enable_compile_cache()  # before the first compile (core.jax_cache: once per process)
         self.init = jax.jit(self._init)
         self.collect = jax.jit(self._collect)
@@ -221,9 +237,41 @@ class Trainer:
             return state.observation
         return jnp.concatenate([state.observation, state.legal_action_mask.astype(jnp.float32)], axis=-1)
 
-    def _init(self, key: jax.Array) -> Runner:
+    def _policy_params(self, path: str) -> Any:
+        """The network's parameters from the policy file ``path`` (``init_policy``)."""
+        policy = load_policy(path)
+        ppo = self.config.ppo
+        expected = (self.input_size, [int(w) for w in ppo.hidden_sizes], self.num_actions, ppo.activation)
+        found = (policy.input_size, policy.hidden_sizes, policy.num_actions, policy.activation)
+        if found != expected:
+            raise ValueError(
+                f"init_policy {path} has (inputs, hidden sizes, actions, activation) {found}; "
+                f"this run's network has {expected}"
+            )
+        layers: dict[str, Any] = {}
+        for network in ("actor", "critic"):
+            for prefix in layer_names(network, ppo.hidden_sizes):
+                try:
+                    kernel, bias = policy.arrays[f"{prefix}/kernel"], policy.arrays[f"{prefix}/bias"]
+                except KeyError as error:
+                    raise ValueError(f"init_policy {path} lacks the array {error.args[0]!r}") from None
+                layers[prefix.replace("/", "_")] = {"kernel": jnp.asarray(kernel), "bias": jnp.asarray(bias)}
+        params = {"params": layers}
+        template = self.network.init(jax.random.PRNGKey(0), jnp.zeros((self.input_size,), jnp.float32))
+        shapes = jax.tree_util.tree_map(jnp.shape, template)
+        if jax.tree_util.tree_map(jnp.shape, params) != shapes:
+            raise ValueError(f"init_policy {path}: its arrays do not fit this run's network")
+        return params
+
+    def _fresh_params(self, key: jax.Array) -> Any:
+        """The network's first parameters: ``init_policy``'s, else a fresh initialisation from ``key``."""
+        if self.initial_params is not None:
+            return self.initial_params
+        return self.network.init(key, jnp.zeros((self.input_size,), jnp.float32))
+
+    def _init(self, key: jax.Array) -> Any:
         key, net_key, deal_key = jax.random.split(key, 3)
-        params = self.network.init(net_key, jnp.zeros((self.input_size,), jnp.float32))
+        params = self._fresh_params(net_key)
         env_state = jax.vmap(self.env.init)(jax.random.split(deal_key, self.config.num_envs))
         return Runner(
             params=params,
@@ -234,7 +282,7 @@ class Trainer:
             updates=jnp.int32(0),
         )
 
-    def _env_step(self, runner: Runner, _: Any) -> tuple[Runner, tuple[Transition, RolloutStats]]:
+    def _env_step(self, runner: Any, _: Any) -> tuple[Any, tuple[Any, Any]]:
         state = runner.env_state
         key, act_key, step_key, deal_key = jax.random.split(runner.key, 4)
         network_input = self.network_input(state)
@@ -261,7 +309,7 @@ class Trainer:
         )
         return runner, (transition, stats)
 
-    def _collect(self, runner: Runner) -> tuple[Runner, Transition, RolloutStats]:
+    def _collect(self, runner: Any) -> tuple[Any, Any, Any]:
         """``num_steps`` batched steps of the current policy: the transitions ``[steps, games]``
         and the sums over the games that ended."""
         runner, (transitions, stats) = jax.lax.scan(self._env_step, runner, None, length=self.config.ppo.num_steps)
@@ -281,9 +329,7 @@ class Trainer:
         _, advantages = jax.lax.scan(backwards, (jnp.zeros_like(last_value), last_value), transitions, reverse=True)
         return advantages, advantages + transitions.value
 
-    def _loss(
-        self, params: Any, batch: Transition, advantages: jax.Array, targets: jax.Array
-    ) -> tuple[jax.Array, LossStats]:
+    def _loss(self, params: Any, batch: Any, advantages: jax.Array, targets: jax.Array) -> tuple[jax.Array, LossStats]:
         ppo = self.config.ppo
         logits, value = self.forward(params, batch.network_input)
         log_probs = jax.nn.log_softmax(masked_logits(logits, batch.mask))
@@ -307,7 +353,7 @@ class Trainer:
         )
         return total, stats
 
-    def _epoch(self, carry: tuple[Any, Any, jax.Array], data: tuple[Transition, jax.Array, jax.Array]) -> Any:
+    def _epoch(self, carry: tuple[Any, Any, jax.Array], data: tuple[Any, jax.Array, jax.Array]) -> Any:
         params, opt_state, key = carry
         ppo = self.config.ppo
         key, shuffle_key = jax.random.split(key)
@@ -329,7 +375,7 @@ class Trainer:
         )
         return (params, opt_state, key), jax.tree_util.tree_map(jnp.sum, stats)
 
-    def _update(self, runner: Runner) -> tuple[Runner, RolloutStats, LossStats]:
+    def _update(self, runner: Any) -> tuple[Any, Any, LossStats]:
         """One PPO update: a rollout, GAE, ``update_epochs`` epochs of minibatch steps."""
         runner, transitions, rollout_stats = self._collect(runner)
         _, last_value = self.forward(runner.params, self.network_input(runner.env_state))
@@ -340,7 +386,7 @@ class Trainer:
         return runner, rollout_stats, loss_stats
 
     def _epochs(
-        self, runner: Runner, transitions: Transition, advantages: jax.Array, targets: jax.Array, key: jax.Array
+        self, runner: Any, transitions: Any, advantages: jax.Array, targets: jax.Array, key: jax.Array
     ) -> tuple[tuple[Any, Any, jax.Array], LossStats]:
         data = (transitions, advantages, targets)
 
@@ -352,7 +398,7 @@ class Trainer:
         )
         return carry, jax.tree_util.tree_map(jnp.sum, stats)
 
-    def _train_updates(self, runner: Runner, count: jax.Array) -> tuple[Runner, RolloutStats, LossStats]:
+    def _train_updates(self, runner: Any, count: jax.Array) -> tuple[Any, Any, LossStats]:
         """``count`` updates (a traced number: one compiled program serves every chunk size),
         with the rollout and loss sums over them."""
 
@@ -363,7 +409,7 @@ class Trainer:
 
         return jax.lax.fori_loop(0, count, body, (runner, _zeros(RolloutStats), _zeros(LossStats)))
 
-    def _evaluate(self, params: Any, key: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    def _evaluate(self, params: Any, key: jax.Array) -> tuple[jax.Array, ...]:
         """``eval.episodes`` games from ``key``, each played to its end by the most likely legal
         action: (wins, summed return, summed length, games that ended)."""
         episodes = self.config.eval.episodes
@@ -422,6 +468,74 @@ class Trainer:
         ppo = self.config.ppo
         return float(self.schedule(updates * ppo.update_epochs * ppo.num_minibatches))
 
+    # ------------------------------------------------------------------ the host loop's pieces
+
+    def place(self, runner: Runner) -> Runner:
+        """``runner`` spread over every local device: each device steps ``num_envs / devices``
+        of the games (their states, and every per-game array, split along the batch axis) and
+        holds a copy of the parameters; jit then runs each compiled call on all of them (XLA's
+        SPMD partitioner adds the communication). One device: ``runner`` as it is."""
+        devices = jax.local_devices()
+        if len(devices) == 1:
+            return runner
+        if self.config.num_envs % len(devices):
+            raise ValueError(
+                f"num_envs ({self.config.num_envs}) must split evenly over the {len(devices)} local devices"
+            )
+        mesh = jax.sharding.Mesh(np.array(devices), ("games",))
+        split = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("games"))
+        copied = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+        per_game = self.per_game_fields(runner)
+
+        def where(path: Any, leaf: Any) -> Any:
+            return split if path and getattr(path[0], "name", None) in per_game else copied
+
+        shardings = jax.tree_util.tree_map_with_path(where, runner)
+        placed: Runner = jax.device_put(runner, shardings)
+        return placed
+
+    def per_game_fields(self, runner: Runner) -> frozenset[str]:
+        """The fields of a runner whose arrays have the games as their first axis."""
+        return frozenset({"env_state", "episode_return"})
+
+    def evaluation(self, runner: Runner) -> dict[str, float]:
+        """The compiled greedy evaluation of the runner's policy, as progress.csv columns."""
+        wins, returns, lengths, ended = self.evaluate(runner.params, eval_key(self.config.seed))
+        episodes = self.config.eval.episodes
+        return {
+            "eval_win_rate": int(wins) / episodes,
+            "eval_return": float(returns) / episodes,
+            "eval_length": int(lengths) / episodes,
+            "eval_unfinished": episodes - int(ended),
+        }
+
+    def describe_evaluation(self, row: dict[str, float]) -> str:
+        """One line of an evaluation's columns, for the log."""
+        return (
+            f"{row['eval_win_rate']:.1%} won, mean return {row['eval_return']:.3f}, mean length "
+            f"{row['eval_length']:.1f} ({self.config.eval.episodes} greedy games)"
+        )
+
+    def progress_row(
+        self, timesteps: int, updates: int, wall: float, steps_per_s: float, rollout: Any, losses: LossStats
+    ) -> dict[str, Any]:
+        """One row of progress.csv from the sums of a compiled call."""
+        episodes = float(rollout.episodes)
+        count = max(float(losses.minibatches), 1.0)
+        return {
+            "timesteps": timesteps,
+            "updates": updates,
+            "wall_s": round(wall, 3),
+            "steps_per_s": round(steps_per_s, 1),
+            "episodes": int(episodes),
+            "episode_return": float(rollout.returns) / episodes if episodes else math.nan,
+            "episode_length": float(rollout.lengths) / episodes if episodes else math.nan,
+            "win_rate": float(rollout.wins) / episodes if episodes else math.nan,
+            "illegal_actions": int(rollout.illegal),
+            "learning_rate": self.learning_rate(updates),
+            **{name: float(getattr(losses, name)) / count for name in LossStats._fields if name != "minibatches"},
+        }
+
 
 # ---------------------------------------------------------------------- the host loop
 
@@ -454,30 +568,14 @@ def _due(timesteps: int, previous: int, freq: int) -> bool:
     return bool(freq) and timesteps // freq > previous // freq
 
 
-def checked_trainer(config: JaxTrainConfig) -> Trainer:
-    """The ``Trainer`` of ``config`` once what the run needs is checked, before anything is
-    written or compiled: the config, the env id and its variant settings (building the twin), and
-    that the rollout and the evaluation batch fit in memory. Raises ``ValueError`` or
-    ``TypeError``."""
-    trainer = Trainer(config)
-    check_fits_in_memory(
-        rollout_bytes(config.num_envs, config.ppo.num_steps, trainer.input_size, trainer.num_actions),
-        f"num_envs={config.num_envs} x ppo.num_steps={config.ppo.num_steps} on {trainer.env.id}",
-    )
-    check_fits_in_memory(
-        rollout_bytes(config.eval.episodes, 1, trainer.input_size, trainer.num_actions),
-        f"eval.episodes={config.eval.episodes} games at once",
-    )
-    return trainer
-
-
 def train(
     config: JaxTrainConfig, out: Path, log: Callable[[str], None] = print, trainer: Trainer | None = None
 ) -> dict[str, Any]:
     """Run one compiled PPO job; returns the summary also written to ``out/summary.json``.
 
-    ``trainer`` (a ``Trainer`` of this very config) reuses functions compiled before, as the
-    tests do; by default a new one is built."""
+    ``trainer`` (a ``Trainer`` of this very config, from ``training.jax_trainers.make_trainer``
+    or ``checked_trainer``; a ``SelfPlayTrainer`` for a game of several seats) reuses functions
+    compiled before, as the tests do; by default a new one-seat ``Trainer`` is built."""
     if trainer is None:
         trainer = Trainer(config)
     elif trainer.config != config:
@@ -495,7 +593,7 @@ def train(
         compile_note(f"{name} PPO update", config.num_envs, f"x {config.ppo.num_steps} steps", log=log)
     start = time.perf_counter()
     with count_cache_hits() as cache:
-        runner = trainer.init(seed_key(config.seed))
+        runner = trainer.place(trainer.init(seed_key(config.seed)))
         # zero updates: only the compile (once per trainer; later calls of any chunk size reuse it)
         jax.block_until_ready(trainer.train_updates(runner, jnp.int32(0)))
     compile_s = time.perf_counter() - start
@@ -516,19 +614,15 @@ def train(
             wall += seconds
             previous, updates = updates * per_update, updates + chunk
             timesteps = updates * per_update
-            row = _progress_row(trainer, timesteps, updates, wall, chunk * per_update / seconds, rollout, losses)
+            row = trainer.progress_row(timesteps, updates, wall, chunk * per_update / seconds, rollout, losses)
             if config.eval.freq and (_due(timesteps, previous, config.eval.freq) or updates == config.num_updates):
                 if not is_compiled(trainer.evaluate):
                     compile_note(f"{name} greedy evaluation", config.eval.episodes, log=log)
                 began = time.perf_counter()
-                last_eval = _evaluation(trainer, runner.params)
+                last_eval = trainer.evaluation(runner)
                 eval_s += time.perf_counter() - began  # the first one compiles
                 row.update(last_eval)
-                log(
-                    f"eval at {timesteps:,} steps: {last_eval['eval_win_rate']:.1%} won, mean return "
-                    f"{last_eval['eval_return']:.3f}, mean length {last_eval['eval_length']:.1f} "
-                    f"({config.eval.episodes} greedy games)"
-                )
+                log(f"eval at {timesteps:,} steps: {trainer.describe_evaluation(last_eval)}")
             if _due(timesteps, previous, config.checkpoint.freq):
                 trainer.save(out / "checkpoints" / f"policy_{timesteps}.npz", runner.params, timesteps)
             rows.append(row)
@@ -585,46 +679,10 @@ def _tensorboard(out: Path) -> Any:
 def _write_scalars(board: Any, row: dict[str, Any]) -> None:
     """One progress row as scalars at its timestep: ``eval/...`` for the evaluation, ``train/...``."""
     for column, value in row.items():
-        if column != "timesteps" and value is not None and value != "":
+        # a column without games this time (NaN) is left out rather than drawn as a gap
+        if column != "timesteps" and value is not None and value != "" and not math.isnan(float(value)):
             group = "eval" if column.startswith("eval_") else "train"
             board.add_scalar(f"{group}/{column.removeprefix('eval_')}", float(value), row["timesteps"])
-
-
-def _evaluation(trainer: Trainer, params: Any) -> dict[str, float]:
-    wins, returns, lengths, ended = trainer.evaluate(params, eval_key(trainer.config.seed))
-    episodes = trainer.config.eval.episodes
-    return {
-        "eval_win_rate": int(wins) / episodes,
-        "eval_return": float(returns) / episodes,
-        "eval_length": int(lengths) / episodes,
-        "eval_unfinished": episodes - int(ended),
-    }
-
-
-def _progress_row(
-    trainer: Trainer,
-    timesteps: int,
-    updates: int,
-    wall: float,
-    steps_per_s: float,
-    rollout: RolloutStats,
-    losses: LossStats,
-) -> dict[str, Any]:
-    episodes = float(rollout.episodes)
-    count = max(float(losses.minibatches), 1.0)
-    return {
-        "timesteps": timesteps,
-        "updates": updates,
-        "wall_s": round(wall, 3),
-        "steps_per_s": round(steps_per_s, 1),
-        "episodes": int(episodes),
-        "episode_return": float(rollout.returns) / episodes if episodes else math.nan,
-        "episode_length": float(rollout.lengths) / episodes if episodes else math.nan,
-        "win_rate": float(rollout.wins) / episodes if episodes else math.nan,
-        "illegal_actions": int(rollout.illegal),
-        "learning_rate": trainer.learning_rate(updates),
-        **{name: float(getattr(losses, name)) / count for name in LossStats._fields if name != "minibatches"},
-    }
 
 
 def _write_progress(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -665,6 +723,18 @@ def plot_progress(run_dir: Path, out: Path | None = None, title: str = "") -> Pa
         if evaluated is not None and (~np.isnan(evaluated)).any():
             keep = ~np.isnan(evaluated)
             axis.plot(steps[keep], scale * evaluated[keep], "o-", label="greedy evaluation")
+    # a self-play run (training.jax_selfplay): its rollout games are the learner's against the
+    # pool, its greedy evaluation is against random, and it is evaluated against the pool too
+    pool = progress.get("eval_pool_win_rate")
+    if pool is not None and (~np.isnan(pool)).any():
+        keep = ~np.isnan(pool)
+        ax_win.plot(steps[keep], 100.0 * pool[keep], "s-", label="greedy evaluation against the snapshot pool")
+        for line, label in zip(
+            ax_win.lines,
+            ("training (the learner's games against the pool)", "greedy evaluation against random"),
+            strict=False,
+        ):
+            line.set_label(label)
     ax_return.set(xlabel="timesteps", ylabel="episode return", title="Return")
     ax_win.set(xlabel="timesteps", ylabel="win rate (%)", title="Win rate", ylim=(-2, 102))
     return save_figure(figure, out, axes=(ax_return, ax_win), title=title)

@@ -1,0 +1,257 @@
+"""Behaviour cloning for the compiled trainer: a policy file fitted to a teacher's moves, to
+start a ``--backend jax`` run from (``init_policy``).
+
+``python -m empire_envs imitate --backend jax --config jax/map_duel --teacher heuristic
+--episodes 600 --out runs/duel-bc`` runs ``imitate``; needs the ``jax`` extra, not torch.
+
+1. **Demonstrations** (``collect``): the teacher plays every seat of ``episodes`` games of the
+   config's Python env (game ``i`` dealt with seed ``seed + i``; the seat ``s`` agent seeded
+   ``seed + i + 7919 * s``). At every decision the teacher's move is the label; with
+   probability ``explore`` a uniformly random legal action is played instead (drawn from a
+   generator seeded with ``seed``), so the student also sees positions the teacher would not
+   reach. A decision's value target is the seat's discounted return-to-go over its own
+   decisions: every reward the seat receives between one of its decisions and the next is
+   credited to the first (the rule of ``training.jax_selfplay``), discounted by ``ppo.gamma``
+   per decision of that seat. A one-seat game works the same way with one seat.
+2. **Fit** (``fit``): the network of the config (``ppo.hidden_sizes``, ``ppo.activation``),
+   initialised as the trainer initialises it from the config's seed, minimises the
+   cross-entropy of the teacher's move under the masked logits plus ``ppo.vf_coef`` times the
+   squared error of the value, with Adam, ``epochs`` passes in shuffled minibatches. Games with
+   index 9 mod 10 are held out: the summary gives how often the student's most likely legal
+   action is the teacher's move, on the games fitted and on those held out.
+3. **Output**: ``OUT/policy.npz`` (the policy file of ``empire_envs.agents.jax_ppo``: plays as
+   ``jaxppo:OUT/policy.npz`` and starts a run with ``--set init_policy=OUT/policy.npz``),
+   ``config.json`` and ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from ..agents.base import game_key, make_agent
+from ..registry import is_multiplayer, make_any
+from .jax_config import JaxTrainConfig
+from .jax_ppo import Trainer, masked_logits
+from .jax_trainers import make_trainer
+
+#: seeds of the teacher on seat ``s`` are ``seed + game + SEAT_SEED_STRIDE * s``
+SEAT_SEED_STRIDE = 7919
+#: a game's index mod this is ``HELD_OUT`` when it is held out of the fit
+HELD_OUT_EVERY = 10
+HELD_OUT = 9
+
+
+def _returns_to_go(seats: list[int], credited: list[float], gamma: float) -> list[float]:
+    """Each decision's discounted return over its seat's own later decisions."""
+    result = [0.0] * len(seats)
+    running: dict[int, float] = {}
+    for index in range(len(seats) - 1, -1, -1):
+        seat = seats[index]
+        running[seat] = credited[index] + gamma * running.get(seat, 0.0)
+        result[index] = running[seat]
+    return result
+
+
+def collect(config: JaxTrainConfig, teacher: str, episodes: int, seed: int, explore: float) -> dict[str, np.ndarray]:
+    """The teacher's decisions on every seat (module docstring): observations, masks, the
+    teacher's actions, value targets, the seat and the game of each."""
+    if episodes < 1:
+        raise ValueError(f"episodes must be at least 1, got {episodes}")
+    if not 0.0 <= explore < 1.0:
+        raise ValueError(f"explore must be in [0, 1), got {explore}")
+    env = make_any(config.env_id, **config.env_kwargs)
+    multiplayer = is_multiplayer(env)
+    name = game_key(env, config.env_id)
+    rng = np.random.default_rng(seed)
+    columns: dict[str, list[Any]] = {
+        key: [] for key in ("observations", "masks", "actions", "returns", "seats", "games")
+    }
+    try:
+        seat_names = list(env.possible_agents) if multiplayer else ["solo"]
+        teachers = [make_agent(teacher, name, seed=seed + SEAT_SEED_STRIDE * s) for s in range(len(seat_names))]
+        for game in range(episodes):
+            seats: list[int] = []
+            credited: list[float] = []
+            last_decision: dict[int, int] = {}
+            for index, agent in enumerate(teachers):
+                agent.reset(seed=seed + game + SEAT_SEED_STRIDE * index)
+            for observation, mask, seat, state, play in _decisions(env, multiplayer, seed + game):
+                label = teachers[seat].act(observation, mask, state)
+                chosen = int(rng.choice(np.flatnonzero(mask))) if rng.random() < explore else label
+                columns["observations"].append(np.asarray(observation, dtype=np.float32))
+                columns["masks"].append(np.asarray(mask, dtype=bool))
+                columns["actions"].append(label)
+                last_decision[seat] = len(seats)
+                seats.append(seat)
+                credited.append(0.0)
+                for receiver, reward in play(chosen).items():
+                    if receiver in last_decision:  # a reward before a seat's first decision has no decision to go to
+                        credited[last_decision[receiver]] += reward
+            columns["returns"].extend(_returns_to_go(seats, credited, config.ppo.gamma))
+            columns["seats"].extend(seats)
+            columns["games"].extend([game] * len(seats))
+    finally:
+        env.close()
+    return {
+        "observations": np.asarray(columns["observations"], dtype=np.float32),
+        "masks": np.asarray(columns["masks"], dtype=bool),
+        "actions": np.asarray(columns["actions"], dtype=np.int32),
+        "returns": np.asarray(columns["returns"], dtype=np.float32),
+        "seats": np.asarray(columns["seats"], dtype=np.int32),
+        "games": np.asarray(columns["games"], dtype=np.int32),
+    }
+
+
+def _decisions(env: Any, multiplayer: bool, deal: int) -> Any:
+    """Yield ``(observation, mask, seat, state, play)`` for each decision of one game, where
+    ``play(action)`` makes the move and returns every seat's reward of that step."""
+    if not multiplayer:
+        observation, info = env.reset(seed=deal)
+        done = False
+        while not done:
+            step: dict[str, Any] = {}
+
+            def play(action: int, step: dict[str, Any] = step) -> dict[int, float]:
+                step["result"] = env.step(action)
+                return {0: float(step["result"][1])}
+
+            yield observation, info["action_mask"], 0, env.unwrapped.state, play
+            observation, _, terminated, truncated, info = step["result"]
+            done = terminated or truncated
+        return
+    env.reset(seed=deal)
+    names = list(env.possible_agents)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+
+        yield (
+            observation["observation"],
+            observation["action_mask"],
+            names.index(agent),
+            env.unwrapped.game_state,
+            (lambda action: _aec_step(env, names, action)),
+        )
+
+
+def _aec_step(env: Any, names: list[str], action: int) -> dict[int, float]:
+    """One move of an AEC env; every seat's reward of that step, by seat."""
+    env.step(action)
+    return {names.index(who): float(reward) for who, reward in env.rewards.items() if who in names}
+
+
+def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> float:
+    """How often the network's most likely legal action is the teacher's move on ``rows``."""
+    if rows.size == 0:
+        return float("nan")
+    hits = 0
+    for start in range(0, rows.size, 4096):
+        chunk = rows[start : start + 4096]
+        logits, _ = trainer.forward(params, jnp.asarray(data["observations"][chunk]))
+        chosen = np.asarray(jnp.argmax(masked_logits(logits, jnp.asarray(data["masks"][chunk])), axis=-1))
+        hits += int((chosen == data["actions"][chunk]).sum())
+    return hits / rows.size
+
+
+def fit(
+    trainer: Trainer,
+    data: dict[str, np.ndarray],
+    epochs: int,
+    learning_rate: float,
+    batch_size: int,
+    log: Callable[[str], None] = print,
+) -> tuple[Any, dict[str, float]]:
+    """The network fitted to ``data`` (module docstring); returns its parameters and the agreements."""
+    config = trainer.config
+    held_out = data["games"] % HELD_OUT_EVERY == HELD_OUT
+    train_rows, test_rows = np.flatnonzero(~held_out), np.flatnonzero(held_out)
+    if train_rows.size == 0:
+        raise ValueError("no decisions to fit: every game is held out (play at least 9 games)")
+    key = jax.random.PRNGKey(config.seed)
+    key, net_key = jax.random.split(jax.random.fold_in(key, 17))
+    params = trainer.network.init(net_key, jnp.zeros((trainer.input_size,), jnp.float32))
+    optimizer = optax.chain(optax.clip_by_global_norm(config.ppo.max_grad_norm), optax.adam(learning_rate))
+    opt_state = optimizer.init(params)
+    vf_coef = config.ppo.vf_coef
+
+    def loss(params: Any, observations: jax.Array, masks: jax.Array, actions: jax.Array, returns: jax.Array) -> Any:
+        logits, value = trainer.forward(params, observations)
+        log_probs = jax.nn.log_softmax(masked_logits(logits, masks))
+        cross_entropy = -jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0].mean()
+        return cross_entropy + vf_coef * jnp.square(value - returns).mean(), cross_entropy
+
+    @jax.jit
+    def step(params: Any, opt_state: Any, batch: tuple[jax.Array, ...]) -> tuple[Any, Any, jax.Array]:
+        (_, cross_entropy), grads = jax.value_and_grad(loss, has_aux=True)(params, *batch)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, cross_entropy
+
+    rng = np.random.default_rng(config.seed)
+    size = min(batch_size, train_rows.size)
+    for epoch in range(epochs):
+        order = rng.permutation(train_rows)
+        losses = []
+        for start in range(0, order.size - size + 1, size):  # whole batches: one compiled shape
+            rows = np.sort(order[start : start + size])
+            batch = tuple(jnp.asarray(data[name][rows]) for name in ("observations", "masks", "actions", "returns"))
+            params, opt_state, cross_entropy = step(params, opt_state, batch)
+            losses.append(float(cross_entropy))
+        log(f"epoch {epoch + 1}/{epochs}: cross-entropy {np.mean(losses):.4f}")
+    return params, {
+        "agreement_fitted": agreement(trainer, params, data, train_rows),
+        "agreement_held_out": agreement(trainer, params, data, test_rows),
+    }
+
+
+def imitate(
+    config: JaxTrainConfig,
+    teacher: str,
+    episodes: int,
+    epochs: int,
+    learning_rate: float,
+    batch_size: int,
+    explore: float,
+    out: Path,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Collect, fit and save (module docstring); returns the summary written to ``out/summary.json``."""
+    trainer = make_trainer(config)
+    start = time.perf_counter()
+    data = collect(config, teacher, episodes, config.seed, explore)
+    collect_s = time.perf_counter() - start
+    log(f"{data['actions'].size:,} decisions of {teacher} in {episodes} games ({collect_s:.0f} s)")
+    start = time.perf_counter()
+    params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log)
+    fit_s = time.perf_counter() - start
+    out.mkdir(parents=True, exist_ok=True)
+    settings = {"teacher": teacher, "episodes": episodes, "epochs": epochs, "learning_rate": learning_rate}
+    settings.update({"batch_size": batch_size, "explore": explore})
+    (out / "config.json").write_text(
+        json.dumps({"backend": "jax", "imitate": settings, **dataclasses.asdict(config)}, indent=2) + "\n"
+    )
+    policy = trainer.save(out / "policy.npz", params, 0)
+    summary = {
+        "env_id": trainer.env.id,
+        "env_kwargs": config.env_kwargs,
+        **settings,
+        "decisions": int(data["actions"].size),
+        "held_out_decisions": int((data["games"] % HELD_OUT_EVERY == HELD_OUT).sum()),
+        **{name: round(value, 4) for name, value in agreements.items()},
+        "collect_s": round(collect_s, 1),
+        "fit_s": round(fit_s, 1),
+        "policy": str(policy),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary

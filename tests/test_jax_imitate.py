@@ -1,0 +1,160 @@
+"""Behaviour cloning for the compiled trainer (training.jax_imitate) and ``init_policy``: the
+teacher's moves on every seat, the credit of rewards between a seat's turns, a fitted policy
+file that starts a run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("flax")
+pytest.importorskip("optax")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+from empire_envs.adapters.jax_env import seed_key  # noqa: E402
+from empire_envs.agents import jax_ppo as policy_files  # noqa: E402
+from empire_envs.agents.base import make_agent  # noqa: E402
+from empire_envs.cli import main as cli_main  # noqa: E402
+from empire_envs.training import jax_imitate  # noqa: E402
+from empire_envs.training.jax_config import load_jax_config  # noqa: E402
+from empire_envs.training.jax_trainers import make_trainer  # noqa: E402
+
+DUEL = "empire_envs/MapDuel-v0"
+SMALL = [
+    ("env_id", DUEL),
+    ("num_envs", 8),
+    ("ppo.num_steps", 8),
+    ("ppo.num_minibatches", 2),
+    ("ppo.hidden_sizes", [8]),
+    ("self_play.pool_size", 2),
+    ("progress_bar", False),
+]
+
+
+def small_config(**changes: object):
+    return load_jax_config(None, SMALL + list(changes.items()))
+
+
+def test_returns_to_go_follow_each_seat_over_its_own_decisions():
+    # seats decide 0, 1, 1, 0; what each decision was credited: 0.5, 0, 1, -1
+    seats = [0, 1, 1, 0]
+    credited = [0.5, 0.0, 1.0, -1.0]
+    returns = jax_imitate._returns_to_go(seats, credited, 0.5)
+    assert returns == pytest.approx([0.5 + 0.5 * -1.0, 0.0 + 0.5 * 1.0, 1.0, -1.0])
+
+
+@pytest.fixture(scope="module")
+def demonstrations():
+    return jax_imitate.collect(small_config(), "heuristic", episodes=2, seed=3, explore=0.25)
+
+
+def test_the_teacher_labels_every_decision_of_both_seats(demonstrations):
+    data = demonstrations
+    size = data["actions"].size
+    assert size > 20
+    assert data["observations"].shape == (size, 3400) and data["masks"].shape == (size, 396)
+    assert set(data["seats"].tolist()) == {0, 1} and set(data["games"].tolist()) == {0, 1}
+    assert data["masks"][np.arange(size), data["actions"]].all()  # every label is legal
+    assert np.isfinite(data["returns"]).all()
+    # the labels are the heuristic's: replaying a decision's state is not possible here, but the
+    # heuristic's choices on the same observations are a deterministic function of its seed, so
+    # the same collection again gives the same data
+    again = jax_imitate.collect(small_config(), "heuristic", episodes=2, seed=3, explore=0.25)
+    for key in data:
+        np.testing.assert_array_equal(data[key], again[key])
+
+
+def test_a_won_game_gives_the_winner_positive_and_the_loser_negative_targets(demonstrations):
+    data = demonstrations
+    config = small_config()
+    for game in (0, 1):
+        rows = np.flatnonzero(data["games"] == game)
+        last = {seat: rows[data["seats"][rows] == seat][-1] for seat in (0, 1)}
+        finals = sorted(float(data["returns"][row]) for row in last.values())
+        # the last decision of each seat carries the result (+-1, shaped by at most the shaping
+        # of its last steps), or 0 apiece for a draw or a truncation
+        assert (finals[0] < -0.5 and finals[1] > 0.5) or abs(finals[0]) < 0.5 and abs(finals[1]) < 0.5, finals
+    assert config.ppo.gamma < 1.0
+
+
+def test_fit_learns_the_teachers_moves_and_saves_a_policy_that_starts_a_run(demonstrations, tmp_path):
+    config = small_config()
+    trainer = make_trainer(config)
+    params, agreements = jax_imitate.fit(
+        trainer, demonstrations, epochs=30, learning_rate=3e-3, batch_size=64, log=lambda _: None
+    )
+    assert agreements["agreement_fitted"] > 0.5  # a random network agrees far less (tested below)
+    fresh = trainer.network.init(jax.random.PRNGKey(0), jnp.zeros((trainer.input_size,), jnp.float32))
+    fitted_rows = np.flatnonzero(demonstrations["games"] % 10 != 9)
+    assert jax_imitate.agreement(trainer, fresh, demonstrations, fitted_rows) < agreements["agreement_fitted"]
+    path = trainer.save(tmp_path / "policy.npz", params, 0)
+    started = make_trainer(small_config(init_policy=str(path)))
+    runner = started.init(seed_key(0))
+    for left, right in zip(jax.tree_util.tree_leaves(runner.params), jax.tree_util.tree_leaves(params), strict=True):
+        np.testing.assert_array_equal(np.asarray(left), np.asarray(right))
+    # the pool starts as the starting actor too
+    np.testing.assert_array_equal(
+        np.asarray(runner.pool["actor_0"]["kernel"][1]), np.asarray(params["params"]["actor_0"]["kernel"])
+    )
+    agent = make_agent(f"jaxppo:{path}", "map_duel")
+    assert agent.policy.hidden_sizes == [8]
+
+
+def test_init_policy_refuses_a_network_of_other_widths(tmp_path):
+    trainer = make_trainer(small_config())
+    params = trainer.network.init(jax.random.PRNGKey(0), jnp.zeros((trainer.input_size,), jnp.float32))
+    path = trainer.save(tmp_path / "policy.npz", params, 0)
+    with pytest.raises(ValueError, match="init_policy .* this run's network has"):
+        make_trainer(small_config(init_policy=str(path), **{"ppo.hidden_sizes": [16]}))
+    with pytest.raises(ValueError, match="no policy file"):
+        make_trainer(small_config(init_policy=str(tmp_path / "missing.npz")))
+
+
+def test_collect_refuses_bad_settings():
+    with pytest.raises(ValueError, match="episodes must be at least 1"):
+        jax_imitate.collect(small_config(), "heuristic", episodes=0, seed=0, explore=0.0)
+    with pytest.raises(ValueError, match="explore must be in"):
+        jax_imitate.collect(small_config(), "heuristic", episodes=1, seed=0, explore=1.0)
+
+
+def test_the_imitate_command_writes_a_policy_and_says_how_to_use_it(tmp_path, capsys):
+    config = tmp_path / "duel.toml"
+    config.write_text("[ppo]\nhidden_sizes = [8]\nnum_steps = 8\nnum_minibatches = 2\n[self_play]\npool_size = 2\n")
+    out = tmp_path / "bc"
+    code = cli_main(
+        ["imitate", "--backend", "jax", "--env", "MapDuel-v0", "--config", str(config), "--teacher", "random"]
+        + ["--episodes", "2", "--epochs", "1", "--batch-size", "32", "--out", str(out)]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert f"jaxppo:{out / 'policy.npz'}" in printed and f"init_policy={out / 'policy.npz'}" in printed
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["teacher"] == "random" and summary["decisions"] > 0
+    assert policy_files.load_policy(out / "policy.npz").metadata["env_id"] == DUEL
+
+
+def test_the_imitate_command_refuses_explore_without_jax_and_out_of_range(tmp_path, capsys):
+    code = cli_main(
+        ["imitate", "--env", "EmpireSolo-v0", "--teacher", "heuristic", "--explore", "0.2"]
+        + ["--out", str(tmp_path / "x")]
+    )
+    assert code == 2
+    assert "--explore is for --backend jax" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:  # argparse refuses it before anything runs
+        cli_main(
+            ["imitate", "--backend", "jax", "--env", "MapDuel-v0", "--teacher", "heuristic"]
+            + ["--explore", "1.5", "--out", str(tmp_path / "y")]
+        )
+    assert exit_info.value.code == 2
+    assert "must be between 0 and 1, got 1.5" in capsys.readouterr().err
+    code = cli_main(
+        ["imitate", "--backend", "jax", "--env", "MapDuel-v0", "--teacher", "heuristic"]
+        + ["--explore", "1", "--out", str(tmp_path / "y")]
+    )
+    assert code == 2
+    assert "--explore must be in [0, 1), got 1.0" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
