@@ -407,9 +407,14 @@ def test_config_files_and_overrides(tmp_path):
 
 def test_shipped_jax_configs_load():
     paths = sorted((ROOT / "experiments" / "configs" / "jax").glob("*.toml"))
-    assert [path.name for path in paths] == ["demo.toml", "solitaire.toml", "solo.toml"]
+    names = ["demo.toml", "map_duel.toml", "map_duel_best_response.toml", "solitaire.toml", "solo.toml"]
+    assert [path.name for path in paths] == names
     for path in paths:
         load_jax_config(path)
+    # the best response keeps the network and PPO settings of the run it answers
+    duel, answer = (load_jax_config(paths[0].parent / name) for name in names[1:3])
+    assert duel.ppo == answer.ppo and duel.env_kwargs == answer.env_kwargs
+    assert answer.self_play.share == 0 and answer.self_play.refresh_updates == 0
     # the demo trains the network and settings of the published solo run, for fewer steps
     demo, solo = (load_jax_config(paths[0].parent / name) for name in ("demo.toml", "solo.toml"))
     assert demo.ppo == solo.ppo and demo.env_id == solo.env_id and demo.num_envs == solo.num_envs
@@ -509,8 +514,8 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     """The policies in empire_envs/pretrained load by id and finish a game through gymnasium.make
     (where an illegal action raises); the solo one is the README's published run."""
     shipped = policy_files.pretrained_names()
-    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0"]
-    for name in shipped:
+    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0", "MapDuel-v0"]
+    for name in shipped[:2]:
         agent = make_agent(f"pretrained:{name}", "solo" if "Solo" in name else "solitaire")
         env = gym.make(agent.policy.metadata["env_id"], **agent.policy.metadata["env_kwargs"])
         observation, info = env.reset(seed=0)
@@ -527,3 +532,33 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     solitaire = make_agent("pretrained:EmpireSolitaire-v0", "solitaire").policy.metadata
     assert solitaire["env_id"] == "empire_envs/EmpireSolitaireShaped-v0" and solitaire["timesteps"] == 102_039_552
     assert solitaire["mask_in_observation"] is True
+
+
+def test_the_shipped_map_duel_policy_plays_whole_games_from_either_seat():
+    """``pretrained:MapDuel-v0`` (self-play PPO from a heuristic warm start, docs/training.md; its last
+    stage trained on the unshaped reward)
+    finishes games of the Python AEC env on each seat against the heuristic, every move legal."""
+    from empire_envs.registry import make_any
+
+    agent = make_agent("pretrained:MapDuel-v0", "map_duel")
+    metadata = agent.policy.metadata
+    assert metadata["env_id"] == "empire_envs/MapDuel-v0" and metadata["env_kwargs"] == {"shaping": 0.0}
+    assert metadata["trainer"] == "empire_envs.training.jax_ppo" and metadata["config"]["init_policy"]
+    heuristic = make_agent("heuristic", "map_duel", seed=0)
+    env = make_any("empire_envs/MapDuel-v0")
+    agent.check_env(env)
+    for seat in ("player_0", "player_1"):
+        env.reset(seed=11)
+        moves = 0
+        for name in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            player = agent if name == seat else heuristic
+            action = player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
+            assert observation["action_mask"][action]
+            env.step(action)
+            moves += name == seat
+        assert moves > 0 and not env.agents
+    env.close()

@@ -74,13 +74,15 @@ def _add_train(commands: Subparsers) -> None:
     sub = commands.add_parser(
         "train",
         help="train MaskablePPO (sb3-contrib, the train extra) on any env, or compiled PPO (--backend jax, "
-        "the jax extra) on a solo game with a JAX twin",
+        "the jax extra) on a game with a JAX twin (self-play for Map Duel)",
         description="Train MaskablePPO on any environment of the package: a TOML config (keys as in "
         "empire_envs.training.config.TrainConfig; without --config its defaults), then the named "
         "flags, then any --set SECTION.KEY=VALUE. The run folder gets config.json, progress.csv, "
         "eval/, checkpoints/, model.zip, learning_curve.png and summary.json. With --backend jax: "
-        "PPO compiled with its env into one JAX program, on the ids with a JAX twin (the solo and "
-        "Solitaire ids); config keys as in empire_envs.training.jax_config.JaxTrainConfig "
+        "PPO compiled with its env into one JAX program, on the ids with a JAX twin (the solo, "
+        "Solitaire and Map Duel ids; a game of several seats trains one network for every seat by "
+        "self-play, empire_envs.training.jax_selfplay); config keys as in "
+        "empire_envs.training.jax_config.JaxTrainConfig "
         "(experiments/configs/jax/); the run folder gets config.json, progress.csv, checkpoints/, "
         "policy.npz (plays as jaxppo:RUN/policy.npz), learning_curve.png and summary.json.",
     )
