@@ -23,7 +23,7 @@ demo: $(STAMP)
 	$(PY) experiments/demo.py
 
 test: $(STAMP)
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 --dist loadgroup -q
 
 # the package as users get it (.ci/check_wheel.py): builds the sdist and the wheel, installs the wheel
 # into a fresh venv with the base dependencies only, runs the README's quickstarts, `list`, a
@@ -32,7 +32,7 @@ package-check: $(STAMP)
 	$(PY) .ci/check_wheel.py
 
 soak: $(STAMP)
-	$(PY) -m pytest -n 2 -q -m soak
+	$(PY) -m pytest -n 2 --dist loadgroup -q -m soak
 
 BENCH_STAMP := $(VENV)/.bench-installed
 

@@ -187,6 +187,7 @@ GAMES: tuple[GameEntry, ...] = (
         speed_peer="pz_texas_holdem",
         rules_page="docs/rules/pillars.md",
         env_name="pillars_v0",
+        jax_rules="empire_envs.games.pillars.jax_rules:rules_for",
     ),
     GameEntry(
         key="pillars_campaign",
@@ -202,6 +203,7 @@ GAMES: tuple[GameEntry, ...] = (
         ),
         rules_page="docs/rules/pillars.md",
         env_name="pillars_campaign_v0",
+        jax_rules="empire_envs.games.pillars.jax_campaign:rules_for",
     ),
     # Map Duel: the ruling's map_duel_*_v0 family (docs/rules/map_duel.md).
     GameEntry(

@@ -197,7 +197,9 @@ class _Row:
         self._host, self._index = host, index
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._host, name)[self._index]
+        value = getattr(self._host, name)
+        # a nested state (a Pillars campaign's current game) is read field by field as well
+        return value[self._index] if isinstance(value, np.ndarray) else _Row(value, self._index)
 
 
 # --------------------------------------------------------------------------- play

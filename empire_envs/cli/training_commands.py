@@ -284,23 +284,21 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         return _imitate_jax(args)
     if args.explore is not None:
         raise CliError("--explore is for --backend jax (the sb3 teacher plays every move itself)")
-    from ..training.imitate import imitate
-    from ..training.train import check_run
 
-    out = Path(args.out)
-    try:
+    def prepare() -> Any:
+        from ..training.train import check_run
+
         require_extra("train", "imitate")
         config = load_config(args.config, [("env_id", args.env), ("seed", args.seed)])
         check_run(config)
-        check_run_folder(out, args.overwrite)
-    except RUN_ERRORS as error:
-        raise CliError(str(error)) from None
-    summary = run_in_folder(
-        out,
-        args.overwrite,
-        lambda: imitate(config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, out),
-    )
-    print(json.dumps(summary, indent=2))
+        return config
+
+    def fit(config: Any, out: Path) -> dict[str, Any]:
+        from ..training.imitate import imitate
+
+        return imitate(config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, out)
+
+    config, out = _imitate_in_folder(args, prepare, fit)
     print(f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent ppo:{out / 'model.zip'}")
     return 0
 
@@ -310,26 +308,23 @@ def _imitate_jax(args: argparse.Namespace) -> int:
     explore = 0.1 if args.explore is None else args.explore
     if not 0.0 <= explore < 1.0:
         raise CliError(f"--explore must be in [0, 1), got {explore}")
-    out = Path(args.out)
-    try:
+
+    def prepare() -> Any:
         require_extra("jax", "imitate --backend jax")
         config = load_jax_config(args.config, [("env_id", args.env), ("seed", args.seed)])
         from ..training.jax_trainers import checked_trainer
 
         checked_trainer(config)
-        check_run_folder(out, args.overwrite)
-    except RUN_ERRORS as error:
-        raise CliError(str(error)) from None
-    from ..training.jax_imitate import imitate
+        return config
 
-    summary = run_in_folder(
-        out,
-        args.overwrite,
-        lambda: imitate(
+    def fit(config: Any, out: Path) -> dict[str, Any]:
+        from ..training.jax_imitate import imitate
+
+        return imitate(
             config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, explore, out
-        ),
-    )
-    print(json.dumps(summary, indent=2))
+        )
+
+    config, out = _imitate_in_folder(args, prepare, fit)
     print(
         f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent jaxppo:{out / 'policy.npz'}\n"
         f"train from it: python -m empire_envs train --backend jax "
@@ -337,6 +332,23 @@ def _imitate_jax(args: argparse.Namespace) -> int:
         + f"--set init_policy={out / 'policy.npz'}"
     )
     return 0
+
+
+def _imitate_in_folder(
+    args: argparse.Namespace, prepare: Callable[[], Any], fit: Callable[[Any, Path], dict[str, Any]]
+) -> tuple[Any, Path]:
+    """Imitation's flow on either backend: ``prepare()`` (the extra, the config) and the run
+    folder are checked before anything is written, then ``fit(config, out)`` runs in the folder
+    and its summary is printed; the config and the folder, for the closing hints."""
+    out = Path(args.out)
+    try:
+        config = prepare()
+        check_run_folder(out, args.overwrite)
+    except RUN_ERRORS as error:
+        raise CliError(str(error)) from None
+    summary = run_in_folder(out, args.overwrite, lambda: fit(config, out))
+    print(json.dumps(summary, indent=2))
+    return config, out
 
 
 # --------------------------------------------------------------------------- demo

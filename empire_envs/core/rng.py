@@ -34,12 +34,19 @@ class PresetDraws:
     from values fixed in advance: the differential tests make the Python rules draw exactly what
     the JAX twin drew in a step. ``random()`` hands out the next coin (``True``, heads, as a
     number below one half; ``False`` as one above), ``integers(bound)`` the next preset integer
-    (checked to lie below ``bound``). Any other use, or a draw with nothing preset, is an
+    (checked to lie below ``bound``), ``permutation(size)`` the next preset permutation
+    (checked to be one of ``range(size)``). Any other use, or a draw with nothing preset, is an
     error, so a draw one side made and the other did not cannot go unnoticed."""
 
-    def __init__(self, coins: list[bool] | None = None, integers: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        coins: list[bool] | None = None,
+        integers: list[int] | None = None,
+        permutations: list[list[int]] | None = None,
+    ) -> None:
         self._coins = list(coins or [])
         self._integers = list(integers or [])
+        self._permutations = [list(p) for p in permutations or []]
 
     def random(self) -> float:
         if not self._coins:
@@ -54,10 +61,18 @@ class PresetDraws:
             raise AssertionError(f"the preset integer {value} is not below {bound}")
         return value
 
+    def permutation(self, size: int) -> np.ndarray:
+        if not self._permutations:
+            raise AssertionError(f"the rules shuffled {size} items, and no preset permutation was given")
+        order = self._permutations.pop(0)
+        if sorted(order) != list(range(size)):
+            raise AssertionError(f"the preset permutation {order} is not a permutation of range({size})")
+        return np.array(order, dtype=np.int64)
+
     @property
     def unused(self) -> int:
-        """Preset coins and integers no draw has asked for yet."""
-        return len(self._coins) + len(self._integers)
+        """Preset coins, integers and permutations no draw has asked for yet."""
+        return len(self._coins) + len(self._integers) + len(self._permutations)
 
 
 def as_generator(rng: np.random.Generator | PresetOrders | int | None) -> np.random.Generator:

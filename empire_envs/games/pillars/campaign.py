@@ -44,6 +44,7 @@ from .state import (
     full_deck_counts,
     kinds_for,
 )
+from .tables import ONGOING_NAME, TRUNCATED_NAME, campaign_won_name
 
 NUM_EMPIRES = len(EMPIRE_NAMES) - 1  # Thief, Merchant, Warlord (NO_EMPIRE aside)
 
@@ -174,10 +175,8 @@ def determinize(state: CampaignState, player: int, rng: np.random.Generator) -> 
 
 def outcome_name(state: CampaignState) -> str:
     if state.outcome == WON:
-        return f"campaign won by seat {state.winner}"
-    if state.outcome == TRUNCATED:
-        return "truncated"
-    return "ongoing"
+        return campaign_won_name(state.winner)
+    return TRUNCATED_NAME if state.outcome == TRUNCATED else ONGOING_NAME
 
 
 def to_text(state: CampaignState, viewer: int | None = None) -> str:

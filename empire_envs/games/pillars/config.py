@@ -7,14 +7,13 @@ import math
 from dataclasses import dataclass
 
 from ...core.cards import NUM_CARDS, NUM_RANKS
+from .tables import HAND_SIZE  # a deal must also leave a resource pile
 
 RESOURCE_EMPTY_MODES = ("reshuffle", "skip_draw", "end_draw")
 BATTLE_DEMAND_MODES = ("rank", "card")
 RPS_MODES = ("played", "random")
 REWARD_SCHEMES = ("win_loss", "zero_sum")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
-#: cards dealt to each seat (ruling 4); a deal must also leave a resource pile
-HAND_SIZE = 10
 
 
 def _check_bool(name: str, value: object) -> None:

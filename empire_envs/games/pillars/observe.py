@@ -128,8 +128,7 @@ from .state import (
     PillarsState,
     SeatTurn,
 )
-
-MAX_SEATS = 6
+from .tables import MAX_SEATS
 
 
 def seat_layout(kinds: KindSet) -> ObsLayout:

@@ -15,6 +15,7 @@ from ..state import (
     PillarsState,
     empire_of,
 )
+from ..tables import ONGOING_NAME, TRUNCATED_NAME, won_name
 
 
 def is_terminal(state: PillarsState) -> bool:
@@ -40,8 +41,8 @@ def win_rewards(n: int, winner: int, config: PillarsConfig) -> list[float]:
 
 def outcome_name(state: PillarsState) -> str:
     if state.outcome == WON:
-        return f"won by seat {state.winner}"
-    return "truncated" if state.outcome == TRUNCATED else "ongoing"
+        return won_name(state.winner)
+    return TRUNCATED_NAME if state.outcome == TRUNCATED else ONGOING_NAME
 
 
 # --------------------------------------------------------------------------- search support

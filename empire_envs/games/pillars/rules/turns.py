@@ -38,9 +38,8 @@ from ..state import (
     empire_of,
     with_interaction,
 )
+from ..tables import FIRST_PILLAR_DRAW
 from .legality import seat_at, skip_targets
-
-FIRST_PILLAR_DRAW = 6
 
 # A played turn's record at its start (immutable, so one instance serves every seat and game).
 PLAYED_TURN = SeatTurn(TURN_PLAYED)
