@@ -25,9 +25,10 @@ the observation                     ``observe_campaign``                ``observ
 The campaign's pgx fields are its own: ``rewards`` (a game's shaping, the campaign's result),
 ``terminated`` and ``truncated`` (the campaign's end; a game's end inside it is neither),
 ``outcome`` (an index of ``OUTCOME_NAMES``); ``current_player``, ``legal_action_mask`` and
-``observation`` follow the current game (the mask all zero once the campaign is over). A game
-ends about once in a few thousand steps, so a step deals a new one only for the games of a
-batch that need it (``jax_rules.only_where``).
+``observation`` follow the current game (the mask all zero once the campaign is over). The
+game's own ``observation`` is kept empty (``float32[0]``): the campaign's holds that view, and a
+second copy would double what a step writes. A game ends about once in a few thousand steps, so
+a step deals a new one only for the games of a batch that need it (``jax_rules.only_where``).
 
 The Python rules draw a new game's shuffle (``rng.permutation``) and first player
 (``rng.integers``) from the step's generator; ``make_python_draws`` hands them the twin's. A
@@ -83,7 +84,7 @@ def blank_campaign(config: CampaignConfig) -> Campaign:
     """A campaign before its first deal (``make_init`` deals into it)."""
     n, kinds = config.num_players, kinds_for(config)
     return Campaign(
-        game=blank_state(config),
+        game=_without_view(blank_state(config)),
         empires_won=jnp.zeros((n, NUM_EMPIRES), dtype=jnp.bool_),
         games_played=jnp.int32(0),
         outcome=jnp.int8(ONGOING_RESULT),
@@ -102,19 +103,24 @@ def observe(state: Campaign, seat: jax.Array, config: CampaignConfig) -> jax.Arr
 def _settle(state: Campaign, config: CampaignConfig) -> Campaign:
     """The campaign's pgx fields from its game and record: the seat to act and the mask are the
     game's (no action once the campaign is over), the view the game's view of that seat (the
-    game computed it) and the campaign block."""
+    game's step computed it; the game keeps no copy) and the campaign block."""
     from . import jax_observe
 
     over = state.outcome != ONGOING_RESULT
     seat = state.game.current_player
     block = jax_observe.campaign_block(state.empires_won, state.games_played, seat, config.num_players)
     return state.replace(
+        game=_without_view(state.game),
         current_player=seat,
         legal_action_mask=state.game.legal_action_mask & ~over,
         terminated=over & (state.outcome != TRUNCATED_RESULT),
         truncated=state.outcome == TRUNCATED_RESULT,
         observation=jnp.concatenate([state.game.observation, block]),
     )
+
+
+def _without_view(game: State) -> State:
+    return game.replace(observation=jnp.zeros(0, dtype=jnp.float32))
 
 
 def make_init(config: CampaignConfig):

@@ -245,11 +245,6 @@ def _by_offset(values: jax.Array, seat: jax.Array, n: int) -> jax.Array:
     return jnp.concatenate([others, jnp.zeros(MAX_OFFSET - (n - 1), dtype=jnp.bool_)])
 
 
-def _cell(seat_hit: jax.Array, kind_hit: jax.Array) -> jax.Array:
-    """``int32[n, K]``: 1 at the (seat, kind) pairs both masks hold."""
-    return (seat_hit[:, None] & kind_hit[None, :]).astype(jnp.int32)
-
-
 def _is_two(kind: jax.Array, tables: _Tables) -> jax.Array:
     two = jnp.zeros(jnp.shape(kind), dtype=jnp.bool_)
     for k in tables.two_kinds:
@@ -560,7 +555,7 @@ def _typed(state: State, template: State) -> State:
 # --------------------------------------------------------------------------- the step
 
 
-def _moved(array: jax.Array, moves: list[tuple[jax.Array, jax.Array, jax.Array]], n: int, K: int) -> jax.Array:
+def _moved(array: jax.Array, moves: list[tuple[Any, Any, Any]], n: int, K: int) -> jax.Array:
     """``array`` (``[n, K]``) plus each move ``(seat, kind, amount)``: the few cards a step moves
     are scalars per game, so each entry pays a compare or two per move (a step's effects spelled
     as ``[n, K]`` masks cost XLA a long expression per entry)."""
@@ -974,7 +969,7 @@ def make_init(config: PillarsConfig):
         # begin_turn of turn 0: the first player's turn is played and draws one card
         drawn = deck[C - dealt - 1].astype(jnp.int32)
         at_first = np.arange(n) == first
-        hands = hands + _cell(at_first, kinds == drawn)
+        hands = _moved(hands, [(first, drawn, 1)], n, K)
         state = template.replace(
             deck=deck,
             deck_size=jnp.int16(C - dealt - 1),
