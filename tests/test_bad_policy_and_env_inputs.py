@@ -44,21 +44,29 @@ pz_entries = pytest.mark.parametrize("entry", PZ_ENTRIES, ids=[e.env_id.split("/
 # --------------------------------------------------------------------------- building policy files
 
 
-def random_policy_file(path: Path, env_id: str = SOLO, env_kwargs: Any = None, **metadata: Any) -> Path:
-    """A small valid policy for Empire solo (207 observations, 68 actions) with random weights."""
+def random_policy_file(
+    path: Path,
+    env_id: str = SOLO,
+    env_kwargs: Any = None,
+    observation_size: int = 207,
+    num_actions: int = 68,
+    **metadata: Any,
+) -> Path:
+    """A small valid policy with random weights, by default for Empire solo (207 observations, 68
+    actions)."""
     rng = np.random.default_rng(0)
     hidden = (8,)
     arrays = {}
-    for network, outputs in (("actor", 68), ("critic", 1)):
-        sizes = [207, *hidden, outputs]
+    for network, outputs in (("actor", num_actions), ("critic", 1)):
+        sizes = [observation_size, *hidden, outputs]
         for index, prefix in enumerate(policy_files.layer_names(network, hidden)):
             arrays[f"{prefix}/kernel"] = rng.normal(size=(sizes[index], sizes[index + 1])).astype(np.float32)
             arrays[f"{prefix}/bias"] = rng.normal(size=sizes[index + 1]).astype(np.float32)
     record = {
         "env_id": env_id,
         "env_kwargs": {} if env_kwargs is None else env_kwargs,
-        "observation_size": 207,
-        "num_actions": 68,
+        "observation_size": observation_size,
+        "num_actions": num_actions,
         "hidden_sizes": list(hidden),
         "activation": "tanh",
         "timesteps": 0,
@@ -266,6 +274,26 @@ def test_a_different_length_limit_warns_but_plays(tmp_path):
     with pytest.warns(UserWarning, match="length_limit"):
         result = evaluate_agent(SOLO, f"jaxppo:{path}", 1, seed=0)
     assert result["episodes"] == 1
+
+
+def test_a_policy_plays_other_seat_counts_with_a_warning_and_refuses_other_rules(tmp_path):
+    """A Pillars observation has a block for each of six seats, so the 4-seat policy keeps its
+    shapes on the 3- and 6-seat games (table A plays them); a battle decided by a coin is
+    another game."""
+    from empire_envs.registry import make_any
+
+    path = random_policy_file(
+        tmp_path / "pillars.npz", env_id="empire_envs/Pillars-v0", observation_size=2096, num_actions=192
+    )
+    agent = make_agent(f"jaxppo:{path}", "pillars")
+    for seats, env_id in ((3, "empire_envs/Pillars3p-v0"), (6, "empire_envs/Pillars6p-v0")):
+        with pytest.warns(UserWarning, match=f"trained with 4 seats, this env has {seats}"):
+            agent.check_env(make_any(env_id))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        agent.check_env(make_any("empire_envs/Pillars-v0"))
+    with pytest.raises(ValueError, match="rps_mode"):
+        agent.check_env(make_any("empire_envs/PillarsRPSRandom-v0"))
 
 
 def test_a_policy_without_an_env_id_warns_and_plays(tmp_path, good):

@@ -24,6 +24,7 @@ from empire_envs.agents import jax_ppo as policy_files
 from empire_envs.agents.base import make_agent
 from empire_envs.cli import main as cli_main
 from empire_envs.training.jax_config import JaxTrainConfig, load_jax_config
+from tests.aec_play import play_aec_game
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLO = "empire_envs/EmpireSolo-v0"
@@ -407,14 +408,24 @@ def test_config_files_and_overrides(tmp_path):
 
 def test_shipped_jax_configs_load():
     paths = sorted((ROOT / "experiments" / "configs" / "jax").glob("*.toml"))
-    names = ["demo.toml", "map_duel.toml", "map_duel_best_response.toml", "solitaire.toml", "solo.toml"]
+    names = [
+        "demo.toml",
+        "map_duel.toml",
+        "map_duel_best_response.toml",
+        "pillars.toml",
+        "pillars_best_response.toml",
+        "solitaire.toml",
+        "solo.toml",
+    ]
     assert [path.name for path in paths] == names
     for path in paths:
         load_jax_config(path)
-    # the best response keeps the network and PPO settings of the run it answers
-    duel, answer = (load_jax_config(paths[0].parent / name) for name in names[1:3])
-    assert duel.ppo == answer.ppo and duel.env_kwargs == answer.env_kwargs
-    assert answer.self_play.share == 0 and answer.self_play.refresh_updates == 0
+    # a best response keeps the network and PPO settings of the run it answers
+    for run, response in ((names[1], names[2]), (names[3], names[4])):
+        trained, answer = (load_jax_config(paths[0].parent / name) for name in (run, response))
+        assert trained.ppo == answer.ppo and trained.env_kwargs == answer.env_kwargs
+        assert trained.env_id == answer.env_id
+        assert answer.self_play.share == 0 and answer.self_play.refresh_updates == 0
     # the demo trains the network and settings of the published solo run, for fewer steps
     demo, solo = (load_jax_config(paths[0].parent / name) for name in ("demo.toml", "solo.toml"))
     assert demo.ppo == solo.ppo and demo.env_id == solo.env_id and demo.num_envs == solo.num_envs
@@ -514,7 +525,7 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     """The policies in empire_envs/pretrained load by id and finish a game through gymnasium.make
     (where an illegal action raises); the solo one is the README's published run."""
     shipped = policy_files.pretrained_names()
-    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0", "MapDuel-v0"]
+    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0", "MapDuel-v0", "Pillars-v0"]
     for name in shipped[:2]:
         agent = make_agent(f"pretrained:{name}", "solo" if "Solo" in name else "solitaire")
         env = gym.make(agent.policy.metadata["env_id"], **agent.policy.metadata["env_kwargs"])
@@ -534,6 +545,33 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     assert solitaire["mask_in_observation"] is True
 
 
+def test_the_shipped_pillars_policy_plays_whole_games_from_every_seat():
+    """``pretrained:Pillars-v0`` (compiled PPO from a heuristic warm start against that warm start
+    frozen, docs/training.md) finishes games of the Python AEC env from each of the four seats
+    against the heuristic, every move legal; on the 3- and 6-seat games it plays with a warning."""
+    from empire_envs.registry import make_any
+
+    agent = make_agent("pretrained:Pillars-v0", "pillars")
+    metadata = agent.policy.metadata
+    assert metadata["env_id"] == "empire_envs/Pillars-v0" and metadata["env_kwargs"] == {"shaping": 0.05}
+    assert metadata["trainer"] == "empire_envs.training.jax_ppo" and metadata["config"]["init_policy"]
+    assert metadata["config"]["self_play"]["opponent_policy"] == metadata["config"]["init_policy"]
+    heuristic = make_agent("heuristic", "pillars", seed=0)
+    env = make_any("empire_envs/Pillars-v0")
+    agent.check_env(env)
+    for seat in env.possible_agents:
+
+        def choose(name, observation, env, seat=seat):
+            player = agent if name == seat else heuristic
+            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
+
+        assert play_aec_game(env, 5, choose).get(seat, 0) > 0
+    env.close()
+    for seats in (3, 6):
+        with pytest.warns(UserWarning, match=f"trained with 4 seats, this env has {seats}"):
+            agent.check_env(make_any(f"empire_envs/Pillars{seats}p-v0"))
+
+
 def test_the_shipped_map_duel_policy_plays_whole_games_from_either_seat():
     """``pretrained:MapDuel-v0`` (self-play PPO from a heuristic warm start, docs/training.md; its last
     stage trained on the unshaped reward)
@@ -548,17 +586,10 @@ def test_the_shipped_map_duel_policy_plays_whole_games_from_either_seat():
     env = make_any("empire_envs/MapDuel-v0")
     agent.check_env(env)
     for seat in ("player_0", "player_1"):
-        env.reset(seed=11)
-        moves = 0
-        for name in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
+
+        def choose(name, observation, env, seat=seat):
             player = agent if name == seat else heuristic
-            action = player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
-            assert observation["action_mask"][action]
-            env.step(action)
-            moves += name == seat
-        assert moves > 0 and not env.agents
+            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
+
+        assert play_aec_game(env, 11, choose).get(seat, 0) > 0
     env.close()

@@ -31,6 +31,7 @@ from empire_envs.training.jax_config import load_jax_config  # noqa: E402
 from empire_envs.training.jax_ppo import Trainer, train  # noqa: E402
 from empire_envs.training.jax_selfplay import SelfPlayTrainer, seat_advantages, winner_table  # noqa: E402
 from empire_envs.training.jax_trainers import checked_trainer, make_trainer  # noqa: E402
+from tests.aec_play import play_aec_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL = "empire_envs/MapDuel-v0"
@@ -82,6 +83,18 @@ def test_the_slots_split_into_self_play_and_one_group_per_snapshot(trainer):
     assert list(winner_table(trainer.env.rules.outcome_names)) == [-1, 0, 1, -1, -1, -1]
 
 
+def test_every_games_winning_results_name_their_seat():
+    """Each game words a win its own way; the trainer's win rates read them all (a winner the
+    table missed would count every game as lost)."""
+    from empire_envs.games.pillars.tables import CAMPAIGN_OUTCOME_NAMES, OUTCOME_NAMES
+
+    assert list(winner_table(OUTCOME_NAMES)) == [-1, 0, 1, 2, 3, 4, 5, -1]
+    assert list(winner_table(CAMPAIGN_OUTCOME_NAMES)) == [-1, 0, 1, 2, 3, 4, 5, -1]
+    generals = ["ongoing", "won by player_2 (domination victory)", "draw", "won by player_0 (score victory)"]
+    assert list(winner_table(generals)) == [-1, 2, -1, 0]
+    assert list(winner_table(["won by nobody", "lost by seat 1", "won by seat x", "won by player_1 ("])) == [-1] * 4
+
+
 def test_a_short_run_writes_finite_parameters_and_a_playable_policy(run):
     out, summary = run
     assert summary["timesteps"] == 256
@@ -98,21 +111,13 @@ def test_a_short_run_writes_finite_parameters_and_a_playable_policy(run):
     agent = make_agent(f"jaxppo:{out / 'policy.npz'}", "map_duel")
     env = make_env(DUEL)
     for seat in range(2):
-        env.reset(seed=seat)
-        steps = 0
-        for name in env.agent_iter():
-            observation, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = (
-                agent.act(observation["observation"], observation["action_mask"])
-                if name == f"player_{seat}"
-                else int(np.flatnonzero(observation["action_mask"])[0])
-            )
-            env.step(action)
-            steps += 1
-        assert steps > 0
+
+        def choose(name, observation, env, seat=seat):
+            if name == f"player_{seat}":
+                return agent.act(observation["observation"], observation["action_mask"])
+            return int(np.flatnonzero(observation["action_mask"])[0])
+
+        assert play_aec_game(env, seat, choose).get(f"player_{seat}", 0) > 0
     env.close()
 
 

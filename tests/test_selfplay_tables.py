@@ -271,7 +271,17 @@ def test_pillars_tables_rank_players(tmp_path):
         assert int(r["games"]) == 4
     md = (out / "ratings.md").read_text()
     assert "Weng-Lin" in md and "4 games in all" in md
-    assert run([*argv, "--tables", "c"]) == 2  # a best response is for two seats
+    # Table C: the best response on one seat, the frozen agent on the three others
+    best_response = random_policy(tmp_path / "br.npz", PILLARS, 3)
+    table_c = [*argv, "--tables", "c", "--best-response", best_response, "--episodes-best-response", "4"]
+    assert run(table_c) == 0
+    _, (record,) = read_csv(out / "best_response.csv")
+    assert record["agent"] == best_response and record["opponent"] == agent and record["chance"] == "0.250000"
+    wins, draws = int(record["wins"]), int(record["draws"])
+    md = (out / "best_response.md").read_text()
+    assert f"a score of {(wins + draws / 4) / 4:.3f} counting a draw as a 1/4 share" in md
+    assert "concedes at most 1/4 (the frozen agent takes the other 3 seats)" in md
+    assert f"takes {(wins + draws / 4) / 4 - 0.25:+.3f} beyond that" in md
 
 
 def test_refuses_a_folder_with_files_it_did_not_write(map_duel, tmp_path, capsys):

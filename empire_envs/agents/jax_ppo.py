@@ -35,8 +35,10 @@ What is checked, each failure a ``ValueError`` that names the file and what is w
   field with the config of the env asked to play, except the settings that change only the
   rewards (``REWARD_SETTINGS``: a policy trained on ``EmpireSolitaireShaped-v0`` plays
   ``EmpireSolitaire-v0``, which is how the shipped Solitaire policy is meant) and those that only
-  cut a game short (``LENGTH_SETTINGS``, a warning). Any other difference (``pretrained:EmpireSolo-v0``
-  on ``EmpireSoloMergeInBattle-v0``) refuses the policy. Where only the game reaches the agent
+  cut a game short (``LENGTH_SETTINGS``, a warning) or only change the number of seats
+  (``SEAT_SETTINGS``, a warning: the 4-seat Pillars policy plays the 3- and 6-seat games). Any
+  other difference (``pretrained:EmpireSolo-v0`` on ``EmpireSoloMergeInBattle-v0``) refuses the
+  policy. Where only the game reaches the agent
   (``make_agent(spec, game)``: a registry key or an env id), it is checked against the game of
   the file's ``env_id``; an ``env_id`` this package does not register is not checked (a warning
   says so).
@@ -72,6 +74,11 @@ PRETRAINED_FOLDER = "pretrained"
 REWARD_SETTINGS = frozenset({"shaping", "shaping_values", "shaping_cap", "reward_scheme"})
 #: game config settings that only cut a game short: a policy plays with other values, with a warning
 LENGTH_SETTINGS = frozenset({"length_limit"})
+#: game config settings that only change how many seats play: the spaces are checked apart (a game
+#: whose observation has a block for every possible seat keeps its shape), so a policy plays other
+#: seat counts with a warning that it plays outside what it was trained on (``pretrained:Pillars-v0``
+#: on ``Pillars3p-v0``)
+SEAT_SETTINGS = frozenset({"num_players"})
 #: keyword arguments of the env classes that are not game settings (``env_kwargs`` may hold them)
 ENV_SETTINGS = frozenset({"render_mode", "illegal_action", "illegal_action_penalty"})
 
@@ -407,7 +414,7 @@ class JaxPPOAgent(Agent):
     def check_env(self, env: Any) -> None:
         """Raise ``ValueError`` unless this policy may play ``env``: its spaces, its game and its
         rules (``env.unwrapped.config`` against the file's env id and env kwargs, reward-only
-        settings aside; a different ``length_limit`` warns)."""
+        settings aside; a different ``length_limit`` or number of seats warns)."""
         super().check_env(env)
         self._check_config(getattr(getattr(env, "unwrapped", env), "config", None))
 
@@ -431,7 +438,11 @@ class JaxPPOAgent(Agent):
         if type(config) is not type(trained.config):
             raise ValueError(f"{self._where()}, a game of {trained.game_name}; it cannot play {asked}")
         changed = config_differences(trained.config, config)
-        rules = {name: pair for name, pair in changed.items() if name not in REWARD_SETTINGS | LENGTH_SETTINGS}
+        rules = {
+            name: pair
+            for name, pair in changed.items()
+            if name not in REWARD_SETTINGS | LENGTH_SETTINGS | SEAT_SETTINGS
+        }
         if rules:
             listed = "; ".join(
                 f"{name}: trained with {old!r}, this env has {new!r}" for name, (old, new) in rules.items()
@@ -447,6 +458,15 @@ class JaxPPOAgent(Agent):
             )
             warnings.warn(
                 f"{self._where()} and plays {asked}, whose games are cut short differently ({listed})",
+                UserWarning,
+                stacklevel=3,
+            )
+        seats = {name: pair for name, pair in changed.items() if name in SEAT_SETTINGS}
+        if seats:
+            (old, new), *_ = seats.values()
+            warnings.warn(
+                f"{self._where()} and plays {asked}: it was trained with {old!r} seats, this env has {new!r}, "
+                "so it plays outside what it was trained on",
                 UserWarning,
                 stacklevel=3,
             )

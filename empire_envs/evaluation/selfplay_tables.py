@@ -14,10 +14,12 @@ output folder, ``main`` writes there:
   (``benchmark.rank_round_robin``) and Weng-Lin (Plackett-Luce) ratings rank them by their
   ordinal ``mu - 3 sigma``. Pairs (or combinations) with ISMCTS play ``--rr-games-ismcts``
   games, the others ``--rr-games``;
-- **Table C** (``best_response.md``, ``best_response.csv``; two seats): a best response trained
-  against the frozen agent (``--best-response``; ``--best-response-training`` says how, as
-  text) plays the agent with seats rotated: its win rate with its interval is a lower bound on
-  how exploitable the agent is.
+- **Table C** (``best_response.md``, ``best_response.csv``): a best response trained against
+  the frozen agent (``--best-response``; ``--best-response-training`` says how, as text) plays
+  the agent on every other seat, seats rotated. Against copies of an agent that none could
+  exploit it would score at most the fair share ``1 / seats`` (a draw counts ``1 / seats``), so
+  its score beyond that share, with the win rate's interval, is a lower bound on how exploitable
+  the agent is.
 
 ``experiments/selfplay_tables.py`` keeps numpy's BLAS to one thread per process (a policy's
 small matrix products run many times slower split over threads on a busy machine).
@@ -657,12 +659,21 @@ def ratings_rows(result: Mapping[str, Any]) -> list[list[Any]]:
 
 
 def format_best_response(
-    command: str, env: str, agent: str, row: Mapping[str, Any], training: str, wall: float, jobs: int
+    command: str,
+    env: str,
+    agent: str,
+    row: Mapping[str, Any],
+    training: str,
+    wall: float,
+    jobs: int,
+    players: int = 2,
 ) -> str:
-    """Table C's Markdown."""
+    """Table C's Markdown, for a game of ``players`` seats."""
     games = row["episodes"]
     low, _ = wilson_interval(row["wins"], games)
-    score = (row["wins"] + 0.5 * row["draws"]) / games
+    share = 1 / players
+    score = (row["wins"] + share * row["draws"]) / games
+    fair = "1/2" if players == 2 else f"1/{players} (the frozen agent takes the other {players - 1} seats)"
     parts = [
         f"{MD_PREFIX}{command}`",
         "",
@@ -672,16 +683,16 @@ def format_best_response(
         + (f": {training}" if training else " (how was not given: --best-response-training)")
         + ".",
         "",
-        f"It plays the frozen agent `{agent}` with seats rotated ({_rotation(row)}), deals from seed "
+        f"It plays the frozen agent `{agent}` on every other seat, seats rotated ({_rotation(row)}), deals from seed "
         f"{row['seed']} on. Rates with Wilson 95% intervals.",
         "",
         *_result_lines([{**row, "opponent": agent}], "frozen agent"),
         "",
         f"The best response wins {_pct(row['wins'] / games)}% of the games (95% interval from "
-        f"{_pct(low)}%), a score of {score:.3f} counting a draw as half. With seats rotated the game "
-        "is even between equal players, so an agent that no opponent can exploit concedes at most "
-        f"1/2; this best response takes {score - 0.5:+.3f} beyond that: a lower bound on how "
-        "exploitable the agent is (a stronger best response could take more).",
+        f"{_pct(low)}%), a score of {score:.3f} counting a draw as a 1/{players} share. With seats "
+        "rotated the game is even between equal players, so an agent that no opponent can exploit "
+        f"concedes at most {fair}; this best response takes {score - share:+.3f} beyond that: a "
+        "lower bound on how exploitable the agent is (a stronger best response could take more).",
         "",
         f"Wall time {wall:.1f} s with {jobs} process(es).",
     ]
@@ -707,8 +718,6 @@ def _check(options: argparse.Namespace, tables: str, env_kwargs: Mapping[str, An
         probe.close()
         if players < 2:
             raise TablesError(f"{options.env} is a one-seat env: these tables are for games of several seats")
-        if "c" in tables and players != 2:
-            raise TablesError(f"Table C is for two-seat games; {options.env} has {players} seats")
         counts = {"--episodes-random": options.episodes_random, "--episodes-heuristic": options.episodes_heuristic}
         counts["--episodes-ismcts"] = options.episodes_ismcts
         if players == 2:
@@ -809,6 +818,7 @@ def main(argv: Sequence[str] | None = None, log: Log = print) -> int:
                     options.best_response_training,
                     wall,
                     options.jobs,
+                    players,
                 )
                 csv_text = _csv_text(command, [RESULT_COLUMNS, _result_record(row, players)])
             for path, text in ((md, md_text), (csv_name, csv_text)):

@@ -66,12 +66,16 @@ from .jax_ppo import (
     masked_logits,
 )
 
-WINNER_PATTERN = re.compile(r"won by player_(\d+)")
+#: a result naming its winner, in each game's words: Map Duel's ``"won by player_1"``, Generals'
+#: ``"won by player_1 (domination victory)"``, Pillars' ``"won by seat 1"`` and its campaign's
+#: ``"campaign won by seat 1"``
+WINNER_PATTERN = re.compile(r"(?:campaign )?won by (?:player_|seat )(\d+)(?: \(.+\))?")
 
 
 def winner_table(outcome_names: tuple[str, ...] | list[str]) -> np.ndarray:
-    """For each outcome index, the seat it names as the winner (``"won by player_1"`` -> 1), -1
-    for an outcome without one (ongoing, draw, truncated, an illegal action)."""
+    """For each outcome index, the seat it names as the winner (``"won by player_1"`` or
+    ``"won by seat 1"`` -> 1), -1 for an outcome without one (ongoing, draw, truncated, an
+    illegal action)."""
     table = []
     for name in outcome_names:
         match = WINNER_PATTERN.fullmatch(name)
