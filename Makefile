@@ -22,8 +22,9 @@ $(STAMP): pyproject.toml | $(PY)
 demo: $(STAMP)
 	$(PY) experiments/demo.py
 
+# the whole suite on two workers; the 20 slowest tests are listed before the summary line
 test: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup -q
+	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=20
 
 # the package as users get it (.ci/check_wheel.py): builds the sdist and the wheel, installs the wheel
 # into a fresh venv with the base dependencies only, runs the README's quickstarts, `list`, a
