@@ -134,6 +134,18 @@ def _compiled(env_id: str, batch: int, flags: tuple[tuple[str, Any], ...]) -> Tw
     return compile_twin(empire_jax.make(env_id, **dict(flags)), batch)
 
 
+def views_of_the_seat_to_act(observe_seats: Callable[[Any], jax.Array]) -> Callable[[Any], jax.Array]:
+    """A planted difference for the lockstep's own tests: every seat shown the view of the seat to
+    act, as a twin that forgot to turn the view for the other seats would."""
+
+    def planted(state: Any) -> jax.Array:
+        views = observe_seats(state)
+        acting = jnp.take_along_axis(views, state.current_player[:, None, None].astype(jnp.int32), axis=1)
+        return jnp.broadcast_to(acting, views.shape)
+
+    return planted
+
+
 def as_flags(config: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """Variant flags as ``compiled`` keys them."""
     return tuple(sorted(config.items()))

@@ -49,6 +49,7 @@ from tests.jax_twins import (  # noqa: E402
     play_lockstep,
     random_policy,
     seat_policies,
+    views_of_the_seat_to_act,
 )
 
 from .helpers import BACK, FORWARD, LEFT, build_state, cell_action, face, fidx, num, step2_state  # noqa: E402
@@ -532,12 +533,7 @@ def test_the_harness_catches_a_leak_in_the_view_of_the_seat_not_to_act(twin):
 
 def test_the_harness_catches_a_view_not_turned_for_the_seat_not_to_act(twin):
     """Every seat shown the view of the seat to act (a rotation forgotten): caught."""
-
-    def planted(state):
-        views = twin.observe_seats(state)
-        acting = jnp.take_along_axis(views, state.current_player[:, None, None].astype(jnp.int32), axis=1)
-        return jnp.broadcast_to(acting, views.shape)
-
+    planted = views_of_the_seat_to_act(twin.observe_seats)
     with pytest.raises(Mismatch, match=r"observation of seat [01]"):
         play_lockstep(MAP_DUEL, random_policy, 2, seed=2, twin=dataclasses.replace(twin, observe_seats=planted))
 

@@ -62,7 +62,15 @@ from empire_envs.games.pillars.state import (  # noqa: E402
     TURN_SKIPPED,
     WON,
 )
-from tests.jax_twins import LockstepReport, Mismatch, as_flags, compiled, play_lockstep, random_policy  # noqa: E402
+from tests.jax_twins import (  # noqa: E402
+    LockstepReport,
+    Mismatch,
+    as_flags,
+    compiled,
+    play_lockstep,
+    random_policy,
+    views_of_the_seat_to_act,
+)
 
 from .helpers import build_state, counts, kind  # noqa: E402
 from .jax_helpers import (  # noqa: E402
@@ -704,12 +712,7 @@ def test_the_harness_catches_a_leak_in_the_view_of_a_seat_not_to_act(twin):
 
 def test_the_harness_catches_a_view_not_turned_for_the_seats_not_to_act(twin):
     """Every seat shown the view of the seat to act: caught."""
-
-    def planted(state):
-        views = twin.observe_seats(state)
-        acting = jnp.take_along_axis(views, state.current_player[:, None, None].astype(jnp.int32), axis=1)
-        return jnp.broadcast_to(acting, views.shape)
-
+    planted = views_of_the_seat_to_act(twin.observe_seats)
     with pytest.raises(Mismatch, match=r"observation of seat \d"):
         play_lockstep(PILLARS, random_policy, 2, seed=2, twin=dataclasses.replace(twin, observe_seats=planted))
 
