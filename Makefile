@@ -24,7 +24,7 @@ demo: $(STAMP)
 
 # the whole suite on two workers; the 20 slowest tests are listed before the summary line
 test: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=20
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q --durations=20
 
 # the package as users get it (.ci/check_wheel.py): builds the sdist and the wheel, installs the wheel
 # into a fresh venv with the base dependencies only, runs the README's quickstarts, `list`, a
@@ -33,7 +33,7 @@ package-check: $(STAMP)
 	$(PY) .ci/check_wheel.py
 
 soak: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup -q -m soak
+	$(PY) -m pytest -n 2 --dist load -q -m soak
 
 BENCH_STAMP := $(VENV)/.bench-installed
 

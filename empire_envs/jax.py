@@ -1,5 +1,6 @@
 """The batched JAX twins (needs the ``jax`` extra: ``pip install empire-envs[jax]``): the two
-solo games and Map Duel, each proven identical to its Python rules by lockstep tests.
+solo games, Map Duel and Pillars (its campaign too), each proven identical to its Python rules
+by lockstep tests.
 
 Two handles on the same compiled rules:
 
@@ -12,7 +13,7 @@ Two handles on the same compiled rules:
       state = jax.vmap(env.step)(state, actions, keys)     # state.observation, .legal_action_mask,
                                                            # .rewards, .terminated, .truncated
 
-  A game of several seats (``env.num_players``; Map Duel has 2) follows pgx's convention:
+  A game of several seats (``env.num_players``: Map Duel has 2, Pillars 2 to 6) follows pgx's convention:
   ``state.current_player`` is the seat to act (seat ``i`` is the AEC agent ``player_i``), its
   mask is ``state.legal_action_mask`` and its view ``state.observation``; ``state.rewards`` has
   one entry per seat; ``env.observe(state, seat)`` is any seat's view, exactly the Python env's.

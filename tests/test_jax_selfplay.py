@@ -368,7 +368,9 @@ def test_the_games_are_split_over_every_local_device(tmp_path):
         }}))
         """
     )
-    env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=2", "JAX_PLATFORMS": "cpu"}
+    # the session's XLA flags (tests/conftest.py) are kept, the device count added
+    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count=2".strip()
+    env = {**os.environ, "XLA_FLAGS": flags, "JAX_PLATFORMS": "cpu"}
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT, timeout=600
     )

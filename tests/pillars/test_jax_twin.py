@@ -6,12 +6,12 @@
   seat, ``state.observation``, the mask, the seat to act, every seat's reward, terminated,
   truncated and the outcome are compared. ``make test`` plays ``GAMES_PER_ID`` games of each
   id (in one batch: ``jax_helpers.PLAN`` says which play random, which the heuristic, which the
-  heuristic at one seat against random play) and twice as many of each of two variant configs
-  no id registers
+  heuristic at one seat against random play) and as many of each of two variant configs no id
+  registers
   (``VARIANT``: every flag the ids leave at its default, a short ``length_limit`` and one pack,
   so that games are truncated and the resource pile runs dry; ``END_DRAW``: the other
   ``resource_empty``, three seats, no Jokers, coins for battles). The campaign plays series of
-  at most 3 games there (``campaign_max_games=3``, a flag). ``pytest -m soak`` plays
+  at most 3 games there (``campaign_max_games=3``, a flag, its least). ``pytest -m soak`` plays
   ``SOAK_GAMES_PER_ID`` games of every other id and of both variant configs, and
   ``SOAK_CAMPAIGNS`` whole campaigns as registered (at least ``SOAK_GAMES_PER_ID`` games).
 - Scripted positions built in Python (``helpers.build_state``), converted with the twin's
@@ -105,9 +105,11 @@ GAMES_PER_ID = BATCH
 SOAK_GAMES_PER_ID, SOAK_BATCH = 625, 125
 #: whole campaigns as registered in the soak (about eight games each, so some 650 games)
 SOAK_CAMPAIGNS, SOAK_CAMPAIGN_BATCH = 80, 40
-#: the campaign of ``make test``: series of at most three games (the registered 30 take tens of
-#: thousands of decisions each); the soak plays it as registered
+#: the campaign of ``make test``: ``CAMPAIGNS`` series of at most three games (the registered 30
+#: take tens of thousands of decisions each); the soak plays it as registered. Their first games
+#: and the next ones they deal make at least ``GAMES_PER_ID`` games (the test checks it).
 SHORT_CAMPAIGN = {"campaign_max_games": 3}
+CAMPAIGNS = 3
 
 #: a variant config no id registers: every flag the ids leave at its default (the first
 #: round's pillars, an optional main action, no refill of an empty pile, two naturals per pillar,
@@ -196,13 +198,14 @@ def test_twin_plays_the_python_rules_step_for_step(env_id):
 def test_twin_plays_the_campaign_step_for_step():
     """The campaign twin must be registered: without it this test fails (no skip)."""
     assert CAMPAIGN in empire_jax.twin_ids(), "PillarsCampaign-v0 has no JAX twin yet"
-    report, draws = _play(CAMPAIGN, GAMES_PER_ID, seed=7_000, flags=SHORT_CAMPAIGN)
+    report, draws = _play(CAMPAIGN, CAMPAIGNS, seed=7_000, flags=SHORT_CAMPAIGN)
     assert draws.deals > 0, "a campaign deals its next games from the twin's key"
+    assert CAMPAIGNS + draws.deals >= GAMES_PER_ID, draws
 
 
 @pytest.mark.parametrize("flags", [VARIANT, END_DRAW], ids=["variant", "end_draw"])
 def test_twin_plays_a_variant_config_step_for_step(flags):
-    report, draws = _play(PILLARS, 2 * BATCH, seed=100, flags=flags)
+    report, draws = _play(PILLARS, BATCH, seed=100, flags=flags)
     assert report.outcomes["truncated"] > 0, report.outcomes
     if flags is VARIANT:  # a coin after two ties
         assert draws.coins > 0, draws
