@@ -165,40 +165,6 @@ TWIN_STATIC_EFFECTS = (
 )
 #: the static effects that are flags (0/1 in ``static``); the others are counts
 _STATIC_FLAGS = ("grant_raider", "grant_no_pull")
-#: ``CardKind`` fields the twin reads (besides the ``TWIN_STATIC_EFFECTS`` ones)
-TWIN_READ_FIELDS = frozenset(
-    {
-        "index",
-        "ref",
-        "type",
-        "rarity",
-        "cost",
-        "strength",
-        "life",
-        "keywords",
-        "field_str",
-        "camp_life",
-        "attack_str",
-        "block_life",
-        "aura_str",
-        "on_play_ch",
-        "on_play_draw",
-        "on_kill_ch",
-        "ability",
-        "timing",
-        "side",
-        "effect",
-        "amount",
-        "value",
-        "continuous",
-    }
-)
-#: ``CardKind`` fields the twin knowingly ignores: names and text for people, and what only deck
-#: legality reads (era, faction and tags: the predestination filter, checked when the config is
-#: made)
-TWIN_IGNORED_FIELDS = frozenset({"id", "name", "faction", "era", "tags", "text"})
-#: ``Ability`` fields the twin reads
-_ABILITY_FIELDS = frozenset({"cost", "effect", "amount"})
 #: the ``CardKind`` counts the twin reads besides the statics' (``0..MAX_CARD_NUMBER`` each)
 _NUMBERS = (
     "cost",
@@ -216,6 +182,17 @@ _NUMBERS = (
     "value",
 )
 _FLAGS = ("continuous",)
+#: ``CardKind`` fields the twin reads (besides the ``TWIN_STATIC_EFFECTS`` ones): the counts and
+#: flags above, the words it codes, and the row checks
+TWIN_READ_FIELDS = frozenset(
+    {"index", "ref", "type", "rarity", "keywords", "ability", "timing", "side", "effect", *_NUMBERS, *_FLAGS}
+)
+#: ``CardKind`` fields the twin knowingly ignores: names and text for people, and what only deck
+#: legality reads (era, faction and tags: the predestination filter, checked when the config is
+#: made)
+TWIN_IGNORED_FIELDS = frozenset({"id", "name", "faction", "era", "tags", "text"})
+#: ``Ability`` fields the twin reads
+_ABILITY_FIELDS = frozenset({"cost", "effect", "amount"})
 #: the predicates the flag columns copy, by column name
 _PREDICATES = {
     "is_unit": "is_unit",
