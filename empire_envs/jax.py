@@ -59,6 +59,7 @@ What is checked (``empire_envs.adapters.jax_env`` says it in full, docs/jax.md t
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -109,8 +110,23 @@ def _rules(env_id: str, config: dict[str, Any]) -> tuple[str, Any]:
         raise TypeError(
             f"{error}. {record.name} options are: {sorted(record.config_class.__dataclass_fields__)}"
         ) from None
+    try:
+        return full, _shared_rules(path, settings)
+    except TypeError as error:  # a config holding something unhashable: rules of its own
+        if "unhashable" not in str(error):
+            raise
+        return full, _twin_rules(path, settings)
+
+
+def _twin_rules(path: str, settings: Any) -> Any:
     module_name, _, attribute = path.partition(":")
-    return full, getattr(importlib.import_module(module_name), attribute)(settings)
+    return getattr(importlib.import_module(module_name), attribute)(settings)
+
+
+#: one ``JaxRules`` per twin and config (the most recent 64): the envs of equal configs then
+#: share their jitted functions (``adapters.jax_env``), and a second ``make_vec`` of a config
+#: compiles nothing the first one compiled
+_shared_rules = functools.lru_cache(maxsize=64)(_twin_rules)
 
 
 def make(

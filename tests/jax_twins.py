@@ -261,7 +261,6 @@ def _play_batch(twin: Twin, policy: Policy, count: int, seed: int, report: Locks
     number = 0
     while live.any() or ended.any():
         views = np.asarray(twin.observe_seats(state))
-        host = _host(state)
         actions = np.zeros(twin.batch, dtype=np.int32)
         for index in np.flatnonzero(live | ended):
             python = pythons[index]
@@ -275,7 +274,7 @@ def _play_batch(twin: Twin, policy: Policy, count: int, seed: int, report: Locks
         ended[:] = False
         if not live.any():
             break
-        after = twin.step(state, jnp.asarray(actions), step_keys(key_rng, twin.batch))
+        after = twin.step(state, jax.device_put(actions), step_keys(key_rng, twin.batch))
         host_after = _host(after)
         for index in np.flatnonzero(live):
             where = f"{label}, game {index}), step {number}, action {actions[index]}"
@@ -285,14 +284,15 @@ def _play_batch(twin: Twin, policy: Policy, count: int, seed: int, report: Locks
                 report.games += 1
                 report.outcomes[twin.env.rules.outcome_names[int(host_after.outcome[index])]] += 1
         report.steps += int((live | ended).sum())
-        state = after
+        state, host = after, host_after
         number += 1
 
 
 def step_keys(rng: np.random.Generator, batch: int) -> jax.Array:
     """Keys for one step of a batch: random ``uint32`` pairs (what ``jax.random.PRNGKey`` makes)
     from a numpy generator, on the host (splitting JAX keys op by op costs more than the step)."""
-    return jnp.asarray(rng.integers(0, 2**32, size=(batch, 2), dtype=np.uint32))
+    # device_put: jnp.asarray of a host array dispatches an op of its own, a step's worth of time
+    return jax.device_put(rng.integers(0, 2**32, size=(batch, 2), dtype=np.uint32))
 
 
 def _flag_text(config: Any) -> str:
@@ -392,7 +392,7 @@ def check_step_everywhere(
     views, host = np.asarray(twin.observe_seats(state)), _host(state)
     for index, python in enumerate(pythons):
         check_position(twin, python, _Row(host, index), views[index], f"{where}, row {index}, before")
-    after = twin.step(state, jnp.asarray(np.asarray(actions, dtype=np.int32)), keys)
+    after = twin.step(state, jax.device_put(np.asarray(actions, dtype=np.int32)), keys)
     host_after = _host(after)
     finished = [
         check_step(twin, python, host, host_after, index, int(actions[index]), f"{where}, row {index}", report)

@@ -153,7 +153,8 @@ def test_the_vector_env_says_once_per_compiled_function_and_size(no_global_cache
     import empire_envs.jax as empire_jax
 
     monkeypatch.delenv("EMPIRE_ENVS_QUIET", raising=False)
-    envs = empire_jax.make_vec("EmpireSolo-v0", 2)
+    # a step limit no other test uses: programs this process has not compiled yet
+    envs = empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT)
     envs.reset(seed=0)
     envs.reset(seed=1)
     captured = capsys.readouterr()
@@ -164,12 +165,41 @@ def test_the_vector_env_says_once_per_compiled_function_and_size(no_global_cache
     ]
     assert "compiling the EmpireSolo-v0 reset for 2 games (" in lines[0]
 
-    empire_jax.make_vec("EmpireSolo-v0", 3).reset(seed=0)  # a new size: a new compile, a new line
+    # another env of the same id, config and size shares the compiled programs: nothing to say
+    again = empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT)
+    assert again._init_batch is envs._init_batch and again._step_batch is envs._step_batch
+    again.reset(seed=0)
+    assert "compiling" not in capsys.readouterr().err
+
+    bigger = empire_jax.make_vec("EmpireSolo-v0", 3, max_episode_steps=UNUSED_STEP_LIMIT)
+    bigger.reset(seed=0)  # a new size: a new compile, a new line
     assert "compiling the EmpireSolo-v0 reset for 3 games (" in capsys.readouterr().err
 
     monkeypatch.setenv("EMPIRE_ENVS_QUIET", "1")
-    empire_jax.make_vec("EmpireSolo-v0", 2).reset(seed=0)
+    empire_jax.make_vec("EmpireSolo-v0", 4, max_episode_steps=UNUSED_STEP_LIMIT).reset(seed=0)
     assert "compiling" not in capsys.readouterr().err
+
+
+def test_envs_of_another_config_compile_programs_of_their_own(no_global_cache_change):
+    pytest.importorskip("jax")
+    import empire_envs.jax as empire_jax
+
+    first = empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT)
+    for other in (
+        empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT + 1),
+        empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT, illegal_action_penalty=-2.0),
+        empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT, spare_resets=2),
+        empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT, shaping=0.5),
+        empire_jax.make_vec("EmpireSoloShaped-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT),
+    ):
+        assert other._step_batch is not first._step_batch
+    # what the compiled step does not hold is no reason for programs of its own
+    shared = empire_jax.make_vec("EmpireSolo-v0", 2, max_episode_steps=UNUSED_STEP_LIMIT, illegal_action="penalize")
+    assert shared._step_batch is first._step_batch
+
+
+#: a step limit that only this module's envs use
+UNUSED_STEP_LIMIT = 7_919
 
 
 # --------------------------------------------------------------------------- two real processes

@@ -57,7 +57,10 @@ What is checked, and where (issue 24):
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -342,7 +345,8 @@ class JaxVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.env_id = env_id
         self.num_envs = num_envs
-        self.jax_env = JaxEnv(env_id, rules, illegal_action_penalty, max_episode_steps)
+        programs = _batch_programs(env_id, rules, _check_penalty(illegal_action_penalty), max_episode_steps, spare)
+        self.jax_env = programs.env
         self.rules = rules
         self.illegal_action = illegal_action
         self.check_actions = bool(check_actions) and illegal_action == "raise"
@@ -355,9 +359,9 @@ class JaxVectorEnv(gym.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.spare_resets = spare
         enable_compile_cache()  # before the first compile (core.jax_cache: once per process)
-        self._step_batch = jax.jit(partial(_step_batch, self.jax_env, spare))
-        self._init_batch = jax.jit(jax.vmap(self.jax_env.init))
-        self._announced: set[str] = set()  # the compiled functions whose compile line was said
+        self._step_batch = programs.step
+        self._init_batch = programs.init
+        self._announced = programs.announced
         self._state: Any = None
         self._key: jax.Array | None = None
         self._mask: np.ndarray | None = None
@@ -440,9 +444,10 @@ class JaxVectorEnv(gym.vector.VectorEnv):
 
     def _announce(self, function: str) -> None:
         """Say the compile line of ``function`` (``"reset"`` or ``"step"``) before its first call
-        (``core.jax_cache.compile_note``: standard error, unless ``EMPIRE_ENVS_QUIET``)."""
-        if function not in self._announced:
-            self._announced.add(function)
+        at this batch size (``core.jax_cache.compile_note``: standard error, unless
+        ``EMPIRE_ENVS_QUIET``); the envs that share the compiled programs share what was said."""
+        if (function, self.num_envs) not in self._announced:
+            self._announced.add((function, self.num_envs))
             compile_note(f"{self.env_id.rsplit('/', 1)[-1]} {function}", self.num_envs)
 
     def _checked(self, actions: Any) -> np.ndarray:
@@ -463,6 +468,45 @@ class JaxVectorEnv(gym.vector.VectorEnv):
             bad = int(np.flatnonzero((array < 0) | (array >= self.num_actions))[0])
             raise ValueError(f"env {bad}: action {int(array[bad])} is outside 0..{self.num_actions - 1}")
         return array.astype(np.int32)
+
+
+@dataclasses.dataclass(frozen=True)
+class _BatchPrograms:
+    """The jitted functions of the envs of one id, rules, penalty, step limit and spare deals:
+    every ``JaxVectorEnv`` built with the same ones calls these, so a second env compiles nothing
+    that the first one compiled (JAX keeps a jitted function's programs per function object)."""
+
+    env: JaxEnv
+    step: Callable[..., Any]
+    init: Callable[..., Any]
+    #: ``(function, num_envs)`` pairs whose compile line was said
+    announced: set[tuple[str, int]]
+
+
+def _batch_programs(
+    env_id: str, rules: JaxRules, penalty: float, max_episode_steps: int | None, spare: int
+) -> _BatchPrograms:
+    """The shared ``_BatchPrograms`` (``_shared_batch_programs``), or programs of this env's own
+    when its rules cannot be a dictionary key (a ``JaxRules`` holding something unhashable)."""
+    try:
+        return _shared_batch_programs(env_id, rules, penalty, max_episode_steps, spare)
+    except TypeError as error:
+        if "unhashable" not in str(error):
+            raise
+        return _new_batch_programs(env_id, rules, penalty, max_episode_steps, spare)
+
+
+def _new_batch_programs(
+    env_id: str, rules: JaxRules, penalty: float, max_episode_steps: int | None, spare: int
+) -> _BatchPrograms:
+    env = JaxEnv(env_id, rules, penalty, max_episode_steps)
+    return _BatchPrograms(env, jax.jit(partial(_step_batch, env, spare)), jax.jit(jax.vmap(env.init)), set())
+
+
+#: the most recently used programs kept (each holds its compiled programs, one per batch size);
+#: ``JaxRules`` compare by their functions' identity, and ``empire_envs.jax`` hands out one
+#: ``JaxRules`` per id and config, so equal envs find each other here
+_shared_batch_programs = functools.lru_cache(maxsize=32)(_new_batch_programs)
 
 
 def _step_batch(env: JaxEnv, spare: int, state: Any, actions: jax.Array, key: jax.Array):

@@ -212,8 +212,11 @@ def init(key: jax.Array) -> State:
         key, sub = jax.random.split(key)
         return key, _deal(_draw_cards(sub))
 
-    key, sub = jax.random.split(key)
-    return jax.lax.while_loop(dead, deal_again, (key, _deal(_draw_cards(sub))))[1]
+    # the loop starts from a placeholder marked dead, so that it deals at least once and the
+    # deal is compiled once (a first deal before the loop would be a second copy of it)
+    shapes = jax.eval_shape(_deal, jax.ShapeDtypeStruct((DEAL_SIZE,), jnp.int32))
+    placeholder = jax.tree_util.tree_map(lambda leaf: jnp.zeros(leaf.shape, leaf.dtype), shapes)
+    return jax.lax.while_loop(dead, deal_again, (key, placeholder.replace(terminated=jnp.bool_(True))))[1]
 
 
 def make_step(config: SolitaireConfig):
