@@ -59,7 +59,6 @@ What is checked (``empire_envs.adapters.jax_env`` says it in full, docs/jax.md t
 
 from __future__ import annotations
 
-import functools
 import importlib
 from typing import Any
 
@@ -71,7 +70,7 @@ except ImportError as error:
     raise missing_extra("jax", "empire_envs.jax", error.name or "jax") from error
 
 from .adapters.jax_env import ActionTypeError, JaxEnv, JaxVectorEnv, reset_finished, seed_key
-from .core.jax_cache import enable_compile_cache
+from .core.jax_cache import enable_compile_cache, shared_when_hashable
 from .registry import NAMESPACE, all_entries, entry, game_entry
 
 __all__ = [
@@ -110,23 +109,16 @@ def _rules(env_id: str, config: dict[str, Any]) -> tuple[str, Any]:
         raise TypeError(
             f"{error}. {record.name} options are: {sorted(record.config_class.__dataclass_fields__)}"
         ) from None
-    try:
-        return full, _shared_rules(path, settings)
-    except TypeError as error:  # a config holding something unhashable: rules of its own
-        if "unhashable" not in str(error):
-            raise
-        return full, _twin_rules(path, settings)
+    return full, _twin_rules(path, settings)
 
 
+@shared_when_hashable(maxsize=64)
 def _twin_rules(path: str, settings: Any) -> Any:
+    """The ``JaxRules`` of a twin and config, one per equal config (the most recent 64): the envs
+    of equal configs then share their jitted functions (``adapters.jax_env``), and a second
+    ``make_vec`` of a config compiles nothing the first one compiled."""
     module_name, _, attribute = path.partition(":")
     return getattr(importlib.import_module(module_name), attribute)(settings)
-
-
-#: one ``JaxRules`` per twin and config (the most recent 64): the envs of equal configs then
-#: share their jitted functions (``adapters.jax_env``), and a second ``make_vec`` of a config
-#: compiles nothing the first one compiled
-_shared_rules = functools.lru_cache(maxsize=64)(_twin_rules)
 
 
 def make(

@@ -286,3 +286,17 @@ def test_import_without_jax_names_the_extra():
     kind, _, message = done.stdout.strip().partition(" | ")
     assert kind == "MissingExtraError"  # a ModuleNotFoundError, as before, now with its remedy
     assert message == "empire_envs.jax needs the jax extra (jax not installed): pip install 'empire-envs[jax]'"
+
+
+def test_shared_when_hashable_shares_equal_calls_and_builds_anew_for_unhashable_ones():
+    built = []
+
+    @jax_cache.shared_when_hashable(maxsize=2)
+    def build(*args):
+        built.append(args)
+        return object()
+
+    assert build(1, "a") is build(1, "a") and len(built) == 1
+    assert build(2, "a") is not build(1, "a")
+    unhashable = [1]
+    assert build(unhashable) is not build(unhashable) and built[-2:] == [([1],), ([1],)]

@@ -58,7 +58,6 @@ What is checked, and where (issue 24):
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from collections.abc import Callable
 from functools import partial
@@ -74,7 +73,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ..core.errors import ILLEGAL_ACTION_OUTCOME, ActionTypeError, IllegalActionError
-from ..core.jax_cache import compile_note, enable_compile_cache
+from ..core.jax_cache import compile_note, enable_compile_cache, shared_when_hashable
 from ..core.jax_game import JaxRules, host
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -483,30 +482,17 @@ class _BatchPrograms:
     announced: set[tuple[str, int]]
 
 
+@shared_when_hashable(maxsize=32)
 def _batch_programs(
     env_id: str, rules: JaxRules, penalty: float, max_episode_steps: int | None, spare: int
 ) -> _BatchPrograms:
-    """The shared ``_BatchPrograms`` (``_shared_batch_programs``), or programs of this env's own
-    when its rules cannot be a dictionary key (a ``JaxRules`` holding something unhashable)."""
-    try:
-        return _shared_batch_programs(env_id, rules, penalty, max_episode_steps, spare)
-    except TypeError as error:
-        if "unhashable" not in str(error):
-            raise
-        return _new_batch_programs(env_id, rules, penalty, max_episode_steps, spare)
-
-
-def _new_batch_programs(
-    env_id: str, rules: JaxRules, penalty: float, max_episode_steps: int | None, spare: int
-) -> _BatchPrograms:
+    """The programs of the envs of these arguments, shared by equal ones (the 32 most recently
+    used kept, each with its compiled programs, one per batch size): ``JaxRules`` compare by
+    their functions' identity, and ``empire_envs.jax`` hands out one ``JaxRules`` per id and
+    config, so equal envs find each other; rules that cannot be hashed get programs of their
+    own."""
     env = JaxEnv(env_id, rules, penalty, max_episode_steps)
     return _BatchPrograms(env, jax.jit(partial(_step_batch, env, spare)), jax.jit(jax.vmap(env.init)), set())
-
-
-#: the most recently used programs kept (each holds its compiled programs, one per batch size);
-#: ``JaxRules`` compare by their functions' identity, and ``empire_envs.jax`` hands out one
-#: ``JaxRules`` per id and config, so equal envs find each other here
-_shared_batch_programs = functools.lru_cache(maxsize=32)(_new_batch_programs)
 
 
 def _step_batch(env: JaxEnv, spare: int, state: Any, actions: jax.Array, key: jax.Array):

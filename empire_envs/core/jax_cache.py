@@ -34,6 +34,7 @@ This module imports jax only inside its functions: ``empire_envs.core`` imports 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -42,7 +43,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .paths import folder_write_problem
 
@@ -249,3 +250,28 @@ __all__ = [
     "is_quiet",
     "resolve",
 ]
+
+
+_Builder = TypeVar("_Builder", bound=Callable[..., Any])
+
+
+def shared_when_hashable(maxsize: int) -> Callable[[_Builder], _Builder]:
+    """Decorate a builder of compiled programs so that calls with equal, hashable arguments
+    share one result (the ``maxsize`` most recently used kept, ``functools.lru_cache``): JAX
+    keeps a jitted function's programs per function object, so sharing the object shares the
+    compiles. A call with an unhashable argument builds a result of its own."""
+
+    def decorate(build: _Builder) -> _Builder:
+        shared = functools.lru_cache(maxsize=maxsize)(build)
+
+        @functools.wraps(build)
+        def call(*args: Any) -> Any:
+            try:
+                hash(args)
+            except TypeError:
+                return build(*args)
+            return shared(*args)
+
+        return cast(_Builder, call)
+
+    return decorate

@@ -236,6 +236,12 @@ def state_codec(
     return StateCodec(to_python=to_python_state, from_python=from_python_state)
 
 
+def one_hot(index: Any, size: int) -> jax.Array:
+    """``float32[..., size]``: 1 at ``index`` (nothing for an index outside ``0..size-1``), the
+    observations' one-hot blocks."""
+    return (jnp.asarray(index)[..., None] == jnp.arange(size)).astype(jnp.float32)
+
+
 def assemble_observation(layout: Any, blocks: dict[str, jax.Array]) -> jax.Array:
     """A flat float32 observation from its blocks, laid out in the order of ``layout`` (a
     ``core.layout.ObsLayout``, the Python observation's): ``blocks`` names every field of the

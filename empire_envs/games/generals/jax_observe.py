@@ -51,7 +51,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...core.jax_game import assemble_observation
+from ...core.jax_game import assemble_observation, one_hot
 from ...core.layout import quotient_table
 from .cards import MAX_CARD_NUMBER
 from .config import MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
@@ -118,11 +118,6 @@ def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
 # --------------------------------------------------------------------------- helpers
 
 
-def _one_hot(index: jax.Array, size: int) -> jax.Array:
-    """``float32[..., size]``: 1 at ``index`` (nothing for an index outside ``0..size-1``)."""
-    return (jnp.asarray(index)[..., None] == jnp.arange(size)).astype(_F32)
-
-
 def _f32(value) -> jax.Array:
     return jnp.asarray(value).astype(_F32)
 
@@ -186,13 +181,13 @@ def observe(state, seat, config: GeneralsConfig, cards: CardArrays | None = None
     seat_blocks = {name: scalars[:, i] for i, name in enumerate(SEAT_SCALARS)}
     seat_blocks.update(
         {
-            "empire": _one_hot(jnp.where(empire < 0, OTHER_EMPIRE, empire), OTHER_EMPIRE + 1),
+            "empire": one_hot(jnp.where(empire < 0, OTHER_EMPIRE, empire), OTHER_EMPIRE + 1),
             "has general": _f32(general.any(axis=1)),
             "kingdom cards": _f32(state.kingdom.astype(_I32).sum(axis=1)),
             "supply line": _f32(state.supply_ready.astype(_I32) + state.supply_fresh.astype(_I32)),
             "kingdom": _f32(state.kingdom),
-            "strategy": _one_hot(state.strategy.astype(_I32), k),
-            "capitol": _one_hot(state.capitol.astype(_I32), k),
+            "strategy": one_hot(state.strategy.astype(_I32), k),
+            "capitol": one_hot(state.capitol.astype(_I32), k),
             "discard": _f32(state.discard),
         }
     )
@@ -212,7 +207,7 @@ def observe(state, seat, config: GeneralsConfig, cards: CardArrays | None = None
     ability = per_kind(cards.has_ability, kinds) & ~state.unit_ability_used
     unit_blocks = {
         "present": present,
-        "kind": _one_hot(kinds, k),
+        "kind": one_hot(kinds, k),
         "battlefield": present & (state.unit_zone == BF),
         "may enter": bf_entry_flags(cards, state, totals),
         "strength": strength,
@@ -252,15 +247,15 @@ def observe(state, seat, config: GeneralsConfig, cards: CardArrays | None = None
     tactics = state.battle_tactics.astype(_I32)
     battle = battle_layout(k, max_seats)
     battle_blocks = {
-        "stage": _one_hot(jnp.where(in_battle, stage, 0), DEFENDER_TACTIC + 1),
-        "attacker": _one_hot(code(jnp.mod(state.battle_attacker.astype(_I32) - seat, n)), max_seats),
-        "attacker slot": _one_hot(code(state.battle_a_slot.astype(_I32)), u),
-        "defender": _one_hot(code(jnp.mod(state.battle_defender.astype(_I32) - seat, n)), max_seats),
-        "zone": _one_hot(code(jnp.where(zone == BF, 0, 1)), 2),
-        "blocker": _one_hot(code(jnp.where(blocker >= 0, blocker, u)), u + 1),
+        "stage": one_hot(jnp.where(in_battle, stage, 0), DEFENDER_TACTIC + 1),
+        "attacker": one_hot(code(jnp.mod(state.battle_attacker.astype(_I32) - seat, n)), max_seats),
+        "attacker slot": one_hot(code(state.battle_a_slot.astype(_I32)), u),
+        "defender": one_hot(code(jnp.mod(state.battle_defender.astype(_I32) - seat, n)), max_seats),
+        "zone": one_hot(code(jnp.where(zone == BF, 0, 1)), 2),
+        "blocker": one_hot(code(jnp.where(blocker >= 0, blocker, u)), u + 1),
         "redirected": _f32(in_battle & state.battle_redirected),
-        "attacker tactic": _one_hot(code(tactics[0]), k),
-        "defender tactic": _one_hot(code(tactics[1]), k),
+        "attacker tactic": one_hot(code(tactics[0]), k),
+        "defender tactic": one_hot(code(tactics[1]), k),
     }
 
     # ---- the whole vector
@@ -271,7 +266,7 @@ def observe(state, seat, config: GeneralsConfig, cards: CardArrays | None = None
         "seats": seat_part,
         "units": unit_part,
         "battle": assemble_observation(battle, battle_blocks),
-        "phase": _one_hot(jnp.where(over, -1, phase), NUM_DECISION_PHASES),
+        "phase": one_hot(jnp.where(over, -1, phase), NUM_DECISION_PHASES),
         "target": jnp.float32(np.float32(config.target / 10.0)),
         "slaughterhouse": jnp.float32(config.slaughterhouse),
         "round": _lookup(round_quotients(config.length_limit), state.round.astype(_I32)),

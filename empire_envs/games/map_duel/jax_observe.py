@@ -42,7 +42,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...core.jax_game import assemble_observation
+from ...core.jax_game import assemble_observation, one_hot
 from ...core.layout import quotient_table
 from . import observe as python_observe
 from .config import MapDuelConfig
@@ -128,11 +128,6 @@ def _entries(block: str, values: dict[int, jax.Array]) -> jax.Array:
     return jnp.stack([jnp.asarray(values[index], dtype=jnp.float32) for index in indices])
 
 
-def _one_hot(index: jax.Array, size: int) -> jax.Array:
-    """``float32[..., size]``: 1 at ``index`` (nothing for an index out of ``0..size-1``)."""
-    return (index[..., None] == jnp.arange(size)).astype(jnp.float32)
-
-
 def _planes(state, seat: jax.Array, hidden: jax.Array, own_turn: jax.Array) -> jax.Array:
     """The ``NUM_PLANES x C`` planes, plane-major, in the seat's frame."""
     bits_table, valued, values_table = _plane_bits()
@@ -192,11 +187,11 @@ def observe(state, seat, config: MapDuelConfig) -> jax.Array:
         {
             "planes": _planes(state, seat, hidden, own_turn),
             **pool_blocks,
-            "my faces": _one_hot(own_status, NUM_FACE_STATUSES),
-            "enemy faces": _one_hot(enemy_status, NUM_FACE_STATUSES),
-            "phase": _one_hot(state.phase, NUM_DECISION_PHASES),
-            "drawn card": _one_hot(jnp.where(state.drawn >= 0, drawn_slot, -1), NUM_NUMBER_CARDS),
-            "pending face": _one_hot(jnp.where(own_turn, state.pending_face, -1), NUM_FACES),
+            "my faces": one_hot(own_status, NUM_FACE_STATUSES),
+            "enemy faces": one_hot(enemy_status, NUM_FACE_STATUSES),
+            "phase": one_hot(state.phase, NUM_DECISION_PHASES),
+            "drawn card": one_hot(jnp.where(state.drawn >= 0, drawn_slot, -1), NUM_NUMBER_CARDS),
+            "pending face": one_hot(jnp.where(own_turn, state.pending_face, -1), NUM_FACES),
             "pending": _entries(
                 "pending",
                 {

@@ -201,6 +201,12 @@ def _draw_cards(key: jax.Array) -> jax.Array:
     return jnp.stack(cards)
 
 
+@functools.cache
+def _deal_shapes() -> State:
+    """The shapes and dtypes of a dealt ``State`` (nothing is computed)."""
+    return jax.eval_shape(_deal, jax.ShapeDtypeStruct((DEAL_SIZE,), jnp.int32))
+
+
 def init(key: jax.Array) -> State:
     """A random deal with at least one legal action (dealt again from the key until then)."""
 
@@ -214,8 +220,7 @@ def init(key: jax.Array) -> State:
 
     # the loop starts from a placeholder marked dead, so that it deals at least once and the
     # deal is compiled once (a first deal before the loop would be a second copy of it)
-    shapes = jax.eval_shape(_deal, jax.ShapeDtypeStruct((DEAL_SIZE,), jnp.int32))
-    placeholder = jax.tree_util.tree_map(lambda leaf: jnp.zeros(leaf.shape, leaf.dtype), shapes)
+    placeholder = jax.tree_util.tree_map(lambda leaf: jnp.zeros(leaf.shape, leaf.dtype), _deal_shapes())
     return jax.lax.while_loop(dead, deal_again, (key, placeholder.replace(terminated=jnp.bool_(True))))[1]
 
 
@@ -266,7 +271,7 @@ def _codec() -> StateCodec:
     return state_codec(
         SolitaireState,
         State,
-        jax.eval_shape(_deal, jax.ShapeDtypeStruct((DEAL_SIZE,), jnp.int32)),
+        _deal_shapes(),
         to_python={
             "stock": lambda state, config: _python_stock(state),
             "out": lambda state, config: [int(card) for card in np.flatnonzero(state.out)],
