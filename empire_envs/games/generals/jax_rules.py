@@ -1,0 +1,287 @@
+"""The Empires and Generals twin's rules step (work in progress): the legal mask of every phase
+and the payment of ruling 24, for a twin ``State`` (``jax_state``), select-style (no Python
+branching on traced values), so ``jit`` and ``vmap`` apply.
+
+Written so far:
+
+- ``acting_seat``: ``rules.phases.acting_player`` (the turn player, the defender in BLOCK, the
+  tactic side in TACTIC; -1 once over);
+- ``legal_mask``: ``rules.phases.legal_mask``, every phase's blocks computed and picked by the
+  phase (the blocks come in the action table's order, ``actions.action_blocks``);
+- ``payment_choice``: ``rules.derived.payment_choice`` as a fixed-shape dynamic programme over
+  the pool's resource kinds (see its docstring for the bound and the tie-break).
+
+Not written yet: the phases' effects (``apply_action`` with ``auto_resolve``), the env's
+``rules_for``. Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment
+needs them as numpy constants (the resource kinds, their values and copy bounds fix its shape).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .actions import layout_for
+from .config import MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
+from .jax_derived import (
+    bf_entry_flags,
+    effective_costs,
+    free_slot,
+    generals_in_play,
+    has_keyword,
+    money,
+    obeys_pull,
+    per_kind,
+    static_totals,
+)
+from .jax_tables import STATIC_INDEX, TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
+from .state import (
+    ARMY,
+    ATTACK,
+    BF,
+    BLOCK,
+    DECLARE,
+    DISCARD_HAND,
+    DRAW,
+    KINGDOM,
+    OVER,
+    REPLACE_GENERAL,
+    TACTIC,
+    TARGET_KIND,
+    TARGET_PLAYER,
+    WC,
+)
+
+__all__ = ["acting_seat", "legal_mask", "payment_choice", "payment_plan"]
+
+_I32 = jnp.int32
+
+
+def _row(values: jax.Array, seat: jax.Array) -> jax.Array:
+    """``values[seat]`` for a per-seat array (``seat`` traced, clipped into range)."""
+    return values[jnp.clip(seat, 0, values.shape[0] - 1)]
+
+
+def acting_seat(state) -> jax.Array:
+    """``int32``: the seat whose decision is pending, -1 once over; ``rules.phases.
+    acting_player`` (the phase table's ``actor``: the turn player, ``battle.defender`` in BLOCK,
+    ``tactics.tactic_side`` in TACTIC)."""
+    phase = state.phase.astype(_I32)
+    turn = state.turn_player.astype(_I32)
+    attacker, defender = state.battle_attacker.astype(_I32), state.battle_defender.astype(_I32)
+    tactic_side = jnp.where(state.battle_tactic_turn == 0, attacker, defender)
+    seat = jnp.where(phase == BLOCK, defender, jnp.where(phase == TACTIC, tactic_side, turn))
+    return jnp.where(phase == OVER, -1, seat)
+
+
+# --------------------------------------------------------------------------- the legal mask
+
+
+def _kingdom_plays(cards: CardArrays, state, seat, wealth, opponents) -> jax.Array:
+    """``bool[K]``: ``rules.kingdom.kingdom_plays``: Kingdom cards (fewer than ``MAX_KINGDOM``
+    in the Kingdom), Strategy, Capitol and main tactics in hand, not banned, printed cost within
+    the seat's money; a ``destroy_kingdom`` tactic only while an opponent in the game has a
+    Kingdom card."""
+    hand = _row(state.hand, seat) > 0
+    base = (jnp.asarray(cards.is_static) | jnp.asarray(cards.is_main_tactic)) & hand & ~state.banned
+    base = base & (jnp.asarray(cards.cost) <= wealth)
+    room = _row(state.kingdom.astype(_I32).sum(axis=1), seat) < MAX_KINGDOM
+    any_target = (opponents & (state.kingdom.astype(_I32).sum(axis=1) > 0)).any()
+    destroys = jnp.asarray(cards.effect_code) == TWIN_TACTIC_EFFECTS.index("destroy_kingdom")
+    kingdom = jnp.asarray(cards.is_kingdom)
+    tactic = jnp.asarray(cards.is_tactic)
+    allowed = jnp.where(kingdom, room, jnp.where(tactic & destroys, any_target, True))
+    return base & allowed
+
+
+def _army_moves(cards: CardArrays, config: GeneralsConfig, state, seat, wealth, totals):
+    """``(play, play_to_bf, activate, discard)`` (``bool[K]``, ``bool[K]``, ``bool[U]``,
+    ``bool[U]``): ``rules.army.army_moves``: a unit in hand, not banned, its cost (a Soldier's
+    less the discount) within the money, with a free slot or a General at the cap (it replaces
+    one); straight to the Battlefield unless it obeys Pull; abilities not used this turn within
+    the money; discards of Soldiers."""
+    costs = _row(effective_costs(cards, state, totals), seat)
+    hand = _row(state.hand, seat) > 0
+    general = jnp.asarray(cards.is_general)
+    has_slot = _row(free_slot(state), seat) >= 0
+    at_cap = _row(generals_in_play(cards, state).sum(axis=1), seat) >= config.max_generals
+    play = jnp.asarray(cards.is_unit) & hand & ~state.banned & (costs <= wealth) & (has_slot | (general & at_cap))
+    every_kind = jnp.broadcast_to(jnp.arange(play.shape[0], dtype=_I32), (state.hand.shape[0], play.shape[0]))
+    pulls = _row(obeys_pull(cards, totals, every_kind), seat)
+    kinds = _row(state.unit_kind.astype(_I32), seat)
+    present = kinds >= 0
+    ability = per_kind(cards.has_ability, kinds) & ~_row(state.unit_ability_used, seat)
+    activate = present & ability & (per_kind(cards.ability_cost, kinds) <= wealth)
+    discard = present & per_kind(cards.is_soldier, kinds)
+    return play, play & ~pulls, activate, discard
+
+
+def _attack_moves(cards: CardArrays, config: GeneralsConfig, state, seat, opponents, totals):
+    """``(move, attack)`` (``bool[U]``, ``bool[U, O, 2]``): ``rules.battle.attack_moves``: moves
+    of units in the Battlefield or allowed into it; once per turn, with a General in play, an
+    attack of each Battlefield unit on each opponent in the game (offset ``o``), on its
+    Battlefield, and on its Warcamp too for a raider (or any unit under ``warcamp_attacks="any"``)."""
+    n = state.alive.shape[0]
+    kinds = _row(state.unit_kind.astype(_I32), seat)
+    present = kinds >= 0
+    in_field = present & (_row(state.unit_zone, seat) == BF)
+    move = in_field | _row(bf_entry_flags(cards, state, totals), seat)
+    may_attack = ~state.attacked & _row(generals_in_play(cards, state), seat).any()
+    offsets = jnp.arange(1, config.offsets + 1)
+    targets = (offsets < n) & _row(state.alive, jnp.mod(seat + offsets, n)) if n > 1 else offsets < 0
+    all_kinds = state.unit_kind.astype(_I32)
+    raider = _row(has_keyword(cards, totals, all_kinds, "raider"), seat)
+    if config.warcamp_attacks == "any":
+        raider = jnp.ones_like(raider)
+    by_zone = jnp.stack([in_field, in_field & raider], axis=-1)  # [U, 2]
+    attack = may_attack & by_zone[:, None, :] & targets[None, :, None]
+    return move, attack
+
+
+def _tactic_plays(cards: CardArrays, state, seat, wealth) -> jax.Array:
+    """``bool[K]``: ``rules.tactics.tactic_plays``: battle tactics in hand, not banned, within
+    the money, of the acting side (or ``any``), and with their unit in the battle (the enemy's
+    for ``remove_enemy``)."""
+    attacking = seat == state.battle_attacker.astype(_I32)
+    blocker_in = (state.battle_blocker >= 0) & ~state.battle_b_out
+    attacker_in = ~state.battle_a_out
+    own_in = jnp.where(attacking, attacker_in, blocker_in)
+    enemy_in = jnp.where(attacking, blocker_in, attacker_in)
+    side = jnp.asarray(cards.side_code)
+    side_ok = (side == TWIN_SIDES.index("any")) | (
+        side == jnp.where(attacking, TWIN_SIDES.index("attacker"), TWIN_SIDES.index("defender"))
+    )
+    removes = jnp.asarray(cards.effect_code) == TWIN_TACTIC_EFFECTS.index("remove_enemy")
+    hand = _row(state.hand, seat) > 0
+    base = jnp.asarray(cards.is_battle_tactic) & hand & ~state.banned & (jnp.asarray(cards.cost) <= wealth)
+    return base & side_ok & jnp.where(removes, enemy_in, own_in)
+
+
+def legal_mask(cards: CardArrays, config: GeneralsConfig, state) -> jax.Array:
+    """``bool[A]``: the legal actions of the seat to act (all False once over); ``rules.phases.
+    legal_mask``. Each phase's blocks are computed and the phase picks them (``phase == p``)."""
+    n, k, u, o = config.num_players, config.pool.size, UNIT_SLOTS, config.offsets
+    phase = state.phase.astype(_I32)
+    turn = state.turn_player.astype(_I32)
+    seat = jnp.maximum(acting_seat(state), 0)
+    totals = static_totals(cards, state)
+    wealth = _row(money(cards, state), seat)
+    opponents = state.alive & (jnp.arange(n) != seat)
+    at = {p: phase == p for p in (DECLARE, DRAW, KINGDOM, ARMY, ATTACK, BLOCK, TACTIC)}
+    at.update({p: phase == p for p in (TARGET_PLAYER, TARGET_KIND, DISCARD_HAND, REPLACE_GENERAL)})
+
+    singles = jnp.stack(
+        [
+            at[DECLARE],  # PLAY_TURN
+            at[DECLARE] & ~_row(state.passed_last, turn),  # PASS
+            at[DRAW] & (_row(state.playing_size, turn) > 0),  # DRAW_PLAYING
+            at[DRAW] & (_row(state.supply_size, turn) > 0),  # DRAW_SUPPLY
+            at[KINGDOM] | at[ARMY] | at[ATTACK],  # END_PHASE
+            at[BLOCK],  # NO_BLOCK
+            at[TACTIC],  # NO_TACTIC
+        ]
+    )
+    army_play, army_bf, activate, soldiers = _army_moves(cards, config, state, seat, wealth, totals)
+    play = (
+        (at[KINGDOM] & _kingdom_plays(cards, state, seat, wealth, opponents))
+        | (at[ARMY] & army_play)
+        | (at[TACTIC] & _tactic_plays(cards, state, seat, wealth))
+    )
+    move, attack = _attack_moves(cards, config, state, seat, opponents, totals)
+    generals = _row(generals_in_play(cards, state), seat)
+    discard_unit = (at[ARMY] & soldiers) | (at[REPLACE_GENERAL] & generals)
+    defender_units = _row(state.unit_kind, seat) >= 0
+    block = at[BLOCK] & defender_units & (_row(state.unit_zone, seat) == state.battle_zone)
+    offsets = jnp.arange(1, o + 1)
+    targets = jnp.mod(turn + offsets, n)
+    with_kingdom = state.kingdom.astype(_I32).sum(axis=1) > 0
+    target_player = at[TARGET_PLAYER] & (offsets < n) & _row(opponents & with_kingdom, targets)
+    target_kind = at[TARGET_KIND] & (_row(state.kingdom, state.target_player.astype(_I32)) > 0)
+    mask = jnp.concatenate(
+        [
+            singles,
+            play,
+            at[ARMY] & army_bf,
+            at[ATTACK] & move,
+            discard_unit,
+            at[ARMY] & activate,
+            (at[ATTACK] & attack).reshape(-1),
+            block,
+            at[DISCARD_HAND] & (_row(state.hand, turn) > 0),
+            target_player,
+            target_kind,
+        ]
+    )
+    assert mask.shape == (layout_for(k, o).size,), (mask.shape, u)
+    return mask & (phase != OVER)
+
+
+# --------------------------------------------------------------------------- payment (ruling 24)
+
+
+def payment_plan(cards: CardArrays) -> dict[str, np.ndarray | int]:
+    """The static shape of the payment programme: the resource kinds with a value (a card worth
+    0 never pays: it adds a card and no value), sorted by ``pay_order`` (ascending ref);
+    ``span``, the totals it tracks, and per kind the most copies worth trying.
+
+    **The bound.** A cost is at most ``max_cost`` (the largest printed or ability cost of the
+    pool), so the need after the budget ``N <= max_cost``. In the chosen set no card can be
+    left out while still paying: leaving out a card of value ``v > 0`` would lower the
+    overpayment (or, at overpayment 0, is impossible) -- so the total is below ``N + v_min``,
+    hence below ``max_cost + v_max``: totals ``0 .. span - 1`` with ``span = max_cost + v_max``
+    suffice, and a kind of value ``v`` gives at most ``ceil(span / v)`` copies."""
+    value = np.asarray(cards.value).astype(np.int64)
+    kinds = np.flatnonzero(np.asarray(cards.is_resource) & (value > 0))
+    kinds = kinds[np.argsort(np.asarray(cards.pay_order)[kinds], kind="stable")]
+    max_cost = int(max(np.asarray(cards.cost).max(initial=0), np.asarray(cards.ability_cost).max(initial=0)))
+    v_max = int(value[kinds].max(initial=1))
+    span = max_cost + v_max
+    copies = np.array([-(-span // int(value[kind])) for kind in kinds], dtype=np.int64)
+    return {"kinds": kinds, "values": value[kinds], "copies": copies, "span": span, "max_cost": max_cost}
+
+
+def payment_choice(cards: CardArrays, ready: jax.Array, need: jax.Array) -> jax.Array:
+    """``int32[K]``: the ready cards (per kind) a payment spends after the budget, ``need`` being
+    the cost less the budget (nothing when ``need <= 0``); ``rules.derived.payment_choice``:
+    least overpayment, then fewest cards, then the lowest refs compared as sorted lists.
+
+    With equal card counts, the sorted ref lists compare as the per-kind count vectors in ref
+    order, the one with **more** copies of the lowest kind where they differ being smaller. So
+    the key is ``(total - need, cards, -count vector in ref order)`` and a dynamic programme over
+    the resource kinds in ref order finds it: ``best[i][t]`` is the fewest cards of kinds
+    ``i..`` totalling exactly ``t``, ``pick[i][t]`` the copies of kind ``i`` it takes (ties
+    going to more copies: the lexicographic rule). The smallest reachable total ``>= need``
+    fixes the overpayment; walking ``pick`` from the first kind rebuilds the set. Shapes come
+    from ``payment_plan`` (``cards`` are numpy constants). ``ready`` is one seat's
+    ``supply_ready`` row; ``need`` at most the pool's largest cost (a legal payment)."""
+    plan = payment_plan(cards)
+    kinds, values, copies, span = plan["kinds"], plan["values"], plan["copies"], int(plan["span"])
+    num_kinds = np.asarray(cards.value).shape[0]
+    need = jnp.asarray(need, dtype=_I32)
+    ready = jnp.asarray(ready).astype(_I32)
+    infinity = jnp.int32(1 << 20)
+    totals = jnp.arange(span, dtype=_I32)
+    best = jnp.where(totals == 0, 0, infinity)  # no kinds: only the empty total
+    picks = []
+    for index in range(len(kinds) - 1, -1, -1):
+        value, most = int(values[index]), int(copies[index])
+        have = ready[int(kinds[index])]
+        tries = jnp.arange(most, -1, -1, dtype=_I32)  # more copies first: argmin keeps the first
+        rest = totals[None, :] - tries[:, None] * value
+        ok = (rest >= 0) & (tries[:, None] <= have)
+        cost = jnp.where(ok, tries[:, None] + best[jnp.clip(rest, 0, span - 1)], infinity)
+        choice = jnp.argmin(cost, axis=0)
+        best = jnp.minimum(cost.min(axis=0), infinity)
+        picks.append(tries[choice])
+    picks = picks[::-1]  # picks[i][t]: copies of kind i for a total t
+    reachable = (best < infinity) & (totals >= need)
+    total = jnp.where(reachable.any(), jnp.argmax(reachable), 0).astype(_I32)
+    spent = jnp.zeros(num_kinds, _I32)
+    for index, kind in enumerate(kinds):
+        count = picks[index][total]
+        spent = spent.at[int(kind)].set(count)
+        total = total - count * int(values[index])
+    return jnp.where(need > 0, spent, 0)
+
+

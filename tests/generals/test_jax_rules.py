@@ -1,0 +1,143 @@
+"""The Generals twin's rules step (``jax_rules``, work in progress) against the Python rules.
+
+- ``legal_mask`` equals ``rules.legal_mask`` (and ``acting_seat`` ``acting_player``) on states
+  of seeded random legal games of every registered Generals id and of ``max_generals=3``
+  (REPLACE_GENERAL), jitted and vmapped; the games reach every phase.
+- ``payment_choice`` equals ``rules.derived.payment_choice`` on random ready sets, budgets and
+  amounts (every amount up to the pool's largest cost that the seat can pay), jitted and vmapped.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+
+from empire_envs.games.generals import jax_rules, jax_state, rules  # noqa: E402
+from empire_envs.games.generals.config import GeneralsConfig  # noqa: E402
+from empire_envs.games.generals.jax_tables import card_arrays  # noqa: E402
+from empire_envs.games.generals.state import GeneralsState, Phase  # noqa: E402
+from empire_envs.registry import game_entry  # noqa: E402
+
+CONFIGS = {variant.name: dict(variant.kwargs) for variant in game_entry("generals").variants}
+CONFIGS["max_generals=3"] = {"max_generals": 3}
+GAMES = 3
+SAMPLE_EVERY = 3
+PASSES = frozenset({rules.END_PHASE, rules.NO_BLOCK, rules.NO_TACTIC})
+
+
+@functools.cache
+def _config(name: str) -> GeneralsConfig:
+    return GeneralsConfig(**CONFIGS[name])
+
+
+def _choose(state: GeneralsState, rng: np.random.Generator) -> int:
+    legal = rules.legal_actions(state)
+    if state.phase in (Phase.ATTACK, Phase.BLOCK, Phase.TACTIC) and rng.random() < 0.85:
+        active = [action for action in legal if action not in PASSES]
+        if active:
+            return active[int(rng.integers(len(active)))]
+    return legal[int(rng.integers(len(legal)))]
+
+
+@functools.cache
+def _points(name: str) -> tuple[GeneralsState, ...]:
+    """Every ``SAMPLE_EVERY``-th point of ``GAMES`` seeded games, every point of a special phase
+    or a battle, and each end."""
+    config = _config(name)
+    points = []
+    for seed in range(GAMES):
+        rng = np.random.default_rng(seed)
+        state = rules.new_game(config, rng)
+        step = 0
+        while state.phase != Phase.OVER:
+            if state.battle is not None or state.phase >= Phase.BLOCK or step % SAMPLE_EVERY == 0:
+                points.append(state.clone())
+            rules.apply_action(state, _choose(state, rng), rng)
+            step += 1
+        points.append(state)
+    return tuple(points)
+
+
+def _stacked(config: GeneralsConfig, points) -> jax_state.State:
+    codec, blank = jax_state.make_codec(config), jax_state._host_blank(config)
+    hosts = [blank.replace(**codec.from_python(python)) for python in points]
+    return jax.tree_util.tree_map(lambda *leaves: np.stack(leaves), *hosts)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_legal_mask_equals_python(name):
+    config = _config(name)
+    points = _points(name)
+    cards = card_arrays(config.pool)
+
+    def both(state):
+        return jax_rules.legal_mask(cards, config, state), jax_rules.acting_seat(state)
+
+    masks, seats = jax.jit(jax.vmap(both))(_stacked(config, points))
+    masks, seats = np.asarray(masks), np.asarray(seats)
+    lay = points[0].layout
+    for index, python in enumerate(points):
+        expected = rules.legal_mask(python).astype(bool)
+        if not np.array_equal(masks[index], expected):
+            extra = [lay.name(int(a)) for a in np.flatnonzero(masks[index] & ~expected)]
+            missing = [lay.name(int(a)) for a in np.flatnonzero(expected & ~masks[index])]
+            pytest.fail(f"point {index}, phase {Phase(python.phase).name}: extra {extra}, missing {missing}")
+        assert int(seats[index]) == python.acting_player()
+    assert {Phase(p.phase) for p in points} >= {Phase.DECLARE, Phase.KINGDOM, Phase.ARMY, Phase.ATTACK, Phase.OVER}
+
+
+def test_the_games_reach_every_phase():
+    phases = {Phase(p.phase) for name in CONFIGS for p in _points(name)}
+    assert phases == set(Phase), set(Phase) - phases
+
+
+def test_payment_choice_equals_python():
+    config = GeneralsConfig()
+    cards = card_arrays(config.pool)
+    python = rules.new_game(config, np.random.default_rng(0))
+    player = python.players[0]
+    resources = np.flatnonzero(cards.is_resource)
+    plan = jax_rules.payment_plan(cards)
+    rng = np.random.default_rng(1)
+    readies, needs, expected = [], [], []
+    for _ in range(400):
+        ready = np.zeros(config.pool.size, np.int64)
+        chosen = rng.choice(resources, size=int(rng.integers(0, len(resources) + 1)), replace=False)
+        ready[chosen] = rng.integers(1, 7, size=len(chosen))
+        budget = int(rng.integers(0, 3))
+        player.supply_ready = type(player.supply_ready)(player.supply_ready.typecode, ready.tolist())
+        player.budget = budget
+        wealth = rules.money(python, 0)
+        for amount in range(0, min(wealth, plan["max_cost"]) + 1):
+            spent = np.bincount(rules.payment_choice(python, 0, amount), minlength=config.pool.size)
+            readies.append(ready)
+            needs.append(amount - budget)
+            expected.append(spent)
+    function = jax.jit(jax.vmap(functools.partial(jax_rules.payment_choice, cards)))
+    got = np.asarray(function(np.stack(readies).astype(np.int16), np.asarray(needs, np.int32)))
+    expected = np.stack(expected)
+    wrong = np.flatnonzero((got != expected).any(axis=1))
+    assert not wrong.size, (len(wrong), readies[wrong[0]], needs[wrong[0]], got[wrong[0]], expected[wrong[0]])
+    assert len(needs) > 2000
+
+
+def test_payment_prefers_fewer_cards_then_lower_refs():
+    """Hand-made ties: value 2 from one card of value 2 beats two cards of value 1; among
+    equal counts the lowest refs win."""
+    config = GeneralsConfig()
+    cards = card_arrays(config.pool)
+    plan = jax_rules.payment_plan(cards)
+    kinds, values = plan["kinds"], plan["values"]
+    ready = np.zeros(config.pool.size, np.int16)
+    ready[kinds] = 3
+    spent = np.asarray(jax_rules.payment_choice(cards, ready, 2))
+    two = kinds[values == 2]
+    if two.size:
+        assert spent.sum() == 1 and spent[two[0]] == 1
+    ones = kinds[values == 1]
+    spent = np.asarray(jax_rules.payment_choice(cards, ready, 1))
+    assert spent.sum() == 1 and spent[ones[0]] == 1  # the lowest ref of value 1
