@@ -3,6 +3,8 @@
 - ``legal_mask`` equals ``rules.legal_mask`` (and ``acting_seat`` ``acting_player``) on states
   of seeded random legal games of every registered Generals id and of ``max_generals=3``
   (REPLACE_GENERAL), jitted and vmapped; the games reach every phase.
+- ``end_turn`` equals ``rules.turn.end_turn`` (``to_python`` of the twin after it equals the
+  Python state after it) on the same sampled states, a round limit of 1 included (truncation).
 - ``payment_choice`` equals ``rules.derived.payment_choice`` on random ready sets, budgets and
   amounts (every amount up to the pool's largest cost that the seat can pay), jitted and vmapped.
 """
@@ -19,6 +21,7 @@ jax = pytest.importorskip("jax")
 from empire_envs.games.generals import jax_rules, jax_state, rules  # noqa: E402
 from empire_envs.games.generals.config import GeneralsConfig  # noqa: E402
 from empire_envs.games.generals.jax_tables import card_arrays  # noqa: E402
+from empire_envs.games.generals.rules import turn  # noqa: E402
 from empire_envs.games.generals.state import GeneralsState, Phase  # noqa: E402
 from empire_envs.registry import game_entry  # noqa: E402
 
@@ -141,3 +144,42 @@ def test_payment_prefers_fewer_cards_then_lower_refs():
     ones = kinds[values == 1]
     spent = np.asarray(jax_rules.payment_choice(cards, ready, 1))
     assert spent.sum() == 1 and spent[ones[0]] == 1  # the lowest ref of value 1
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
+def test_end_turn_equals_python(name):
+
+    config = _config(name)
+    points = [p for p in _points(name) if p.phase != Phase.OVER]
+    function = jax.jit(jax.vmap(functools.partial(jax_rules.end_turn, config)))
+    after = function(_stacked(config, points))
+    checked = set()
+    for index, python in enumerate(points):
+        expected = python.clone()
+        turn.end_turn(expected)
+        twin = jax_state.to_python(jax.tree_util.tree_map(lambda leaf, i=index: np.asarray(leaf[i]), after), config)
+        assert twin == expected, f"point {index}, phase {Phase(python.phase).name}"
+        checked.add((expected.round != python.round, expected.phase == Phase.OVER))
+    assert (True, False) in checked and (False, False) in checked
+
+
+def test_end_turn_truncates_at_the_round_limit():
+
+    name = "Generals-v0"
+    points = [p for p in _points(name) if p.phase != Phase.OVER][:40]
+    limited = GeneralsConfig(**{**CONFIGS[name], "length_limit": 1})
+    moved = []
+    for python in points:
+        copy = python.clone()
+        copy.config = limited
+        copy.round = 1
+        moved.append(copy)
+    after = jax.jit(jax.vmap(functools.partial(jax_rules.end_turn, limited)))(_stacked(limited, moved))
+    overs = 0
+    for index, python in enumerate(moved):
+        expected = python.clone()
+        turn.end_turn(expected)
+        twin = jax_state.to_python(jax.tree_util.tree_map(lambda leaf, i=index: np.asarray(leaf[i]), after), limited)
+        assert twin == expected, f"point {index}"
+        overs += expected.phase == Phase.OVER
+    assert overs

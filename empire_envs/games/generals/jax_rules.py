@@ -8,15 +8,18 @@ Written so far:
   tactic side in TACTIC; -1 once over);
 - ``legal_mask``: ``rules.phases.legal_mask``, every phase's blocks computed and picked by the
   phase (the blocks come in the action table's order, ``actions.action_blocks``);
+- ``end_turn``: ``rules.turn.end_turn`` with ``begin_turn`` and ``scoring.truncate``;
 - ``payment_choice``: ``rules.derived.payment_choice`` as a fixed-shape dynamic programme over
   the pool's resource kinds (see its docstring for the bound and the tie-break).
 
-Not written yet: the phases' effects (``apply_action`` with ``auto_resolve``), the env's
+Not written yet: the other phases' effects (``apply_action`` with ``auto_resolve``), the env's
 ``rules_for``. Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment
 needs them as numpy constants (the resource kinds, their values and copy bounds fix its shape).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import jax
 import jax.numpy as jnp
@@ -35,7 +38,8 @@ from .jax_derived import (
     per_kind,
     static_totals,
 )
-from .jax_tables import STATIC_INDEX, TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
+from .jax_state import _host_blank
+from .jax_tables import TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
 from .state import (
     ARMY,
     ATTACK,
@@ -50,10 +54,10 @@ from .state import (
     TACTIC,
     TARGET_KIND,
     TARGET_PLAYER,
-    WC,
+    TRUNCATED,
 )
 
-__all__ = ["acting_seat", "legal_mask", "payment_choice", "payment_plan"]
+__all__ = ["acting_seat", "end_turn", "legal_mask", "payment_choice", "payment_plan"]
 
 _I32 = jnp.int32
 
@@ -285,3 +289,60 @@ def payment_choice(cards: CardArrays, ready: jax.Array, need: jax.Array) -> jax.
     return jnp.where(need > 0, spent, 0)
 
 
+# --------------------------------------------------------------------------- the end of a turn
+
+
+def _no_battle(config: GeneralsConfig) -> dict[str, np.ndarray]:
+    """The ``battle_*`` fields of the twin without a battle (``jax_state``'s fresh
+    ``Battle(-1, -1, -1, BF)``), the values ``state.battle = None`` writes."""
+    with jax.ensure_compile_time_eval():  # the blank state's pgx fields are built with jnp
+        blank = _host_blank(config)
+    names = [field.name for field in dataclasses.fields(blank)]
+    return {name: getattr(blank, name) for name in names if name.startswith("battle_")}
+
+
+def end_turn(config: GeneralsConfig, state):
+    """The state after ``rules.turn.end_turn`` (rulings 26, 54): nothing once over; else every
+    budget cleared and every ability reset, the turn player's fresh Supply Line ready, no
+    battle; then, with two seats or more in the game, the next seat in the game clockwise
+    begins its turn (``begin_turn``: its ``turns_taken`` + 1, ``attacked`` cleared, DECLARE),
+    a new round counted when play passes the first player's place, unless the round limit is
+    reached (``scoring.truncate``: TRUNCATED, OVER)."""
+    n = config.num_players
+    over = state.phase == OVER
+    seat = state.turn_player.astype(_I32)
+    mine = jnp.arange(n) == seat
+    ready = jnp.where(mine[:, None], state.supply_ready + state.supply_fresh, state.supply_ready)
+    fresh = jnp.where(mine[:, None], jnp.zeros_like(state.supply_fresh), state.supply_fresh)
+    cleared = {
+        "budget": jnp.zeros_like(state.budget),
+        "unit_ability_used": jnp.zeros_like(state.unit_ability_used),
+        "supply_ready": ready.astype(state.supply_ready.dtype),
+        "supply_fresh": fresh,
+        **{name: jnp.asarray(value) for name, value in _no_battle(config).items()},
+    }
+    offsets = jnp.arange(1, n + 1)
+    candidates = jnp.mod(seat + offsets, n)
+    in_game = state.alive[candidates]
+    nxt = candidates[jnp.argmax(in_game)].astype(_I32)
+    goes_on = state.alive.sum() >= 2
+    first = state.first.astype(_I32)
+    new_round = jnp.mod(nxt - first, n) <= jnp.mod(seat - first, n)
+    truncated = goes_on & new_round & (state.round >= config.length_limit)
+    begins = goes_on & ~truncated
+    turns = state.turns_taken + (begins & (jnp.arange(n) == nxt)).astype(state.turns_taken.dtype)
+    changed = {
+        **cleared,
+        "round": state.round + (begins & new_round).astype(state.round.dtype),
+        "turn_player": jnp.where(begins, nxt, seat).astype(state.turn_player.dtype),
+        "turns_taken": turns,
+        "attacked": jnp.where(begins, False, state.attacked),
+        "phase": jnp.where(begins, DECLARE, jnp.where(truncated, OVER, state.phase)).astype(state.phase.dtype),
+        "outcome": jnp.where(truncated, TRUNCATED, state.outcome).astype(state.outcome.dtype),
+    }
+    return state.replace(
+        **{
+            name: jnp.where(over, getattr(state, name), value).astype(getattr(state, name).dtype)
+            for name, value in changed.items()
+        }
+    )
