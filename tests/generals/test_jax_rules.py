@@ -21,12 +21,18 @@ jax = pytest.importorskip("jax")
 from empire_envs.games.generals import jax_rules, jax_state, rules  # noqa: E402
 from empire_envs.games.generals.config import GeneralsConfig  # noqa: E402
 from empire_envs.games.generals.jax_tables import card_arrays  # noqa: E402
-from empire_envs.games.generals.rules import turn  # noqa: E402
+from empire_envs.games.generals.rules import scoring, turn  # noqa: E402
 from empire_envs.games.generals.state import GeneralsState, Phase  # noqa: E402
 from empire_envs.registry import game_entry  # noqa: E402
 
 CONFIGS = {variant.name: dict(variant.kwargs) for variant in game_entry("generals").variants}
 CONFIGS["max_generals=3"] = {"max_generals": 3}
+#: configs of the scoring tests only (not every phase's mask)
+SCORING = {
+    "4p play_for_second placement": {"num_players": 4, "play_for_second": True, "reward_scheme": "placement"},
+    "3p placement shaping": {"num_players": 3, "reward_scheme": "placement", "shaping": 0.05},
+    "slaughter bottom shaping": {"slaughterhouse": True, "slaughter_floor": "bottom", "shaping": 0.1},
+}
 GAMES = 3
 SAMPLE_EVERY = 3
 PASSES = frozenset({rules.END_PHASE, rules.NO_BLOCK, rules.NO_TACTIC})
@@ -34,7 +40,7 @@ PASSES = frozenset({rules.END_PHASE, rules.NO_BLOCK, rules.NO_TACTIC})
 
 @functools.cache
 def _config(name: str) -> GeneralsConfig:
-    return GeneralsConfig(**CONFIGS[name])
+    return GeneralsConfig(**{**CONFIGS, **SCORING}[name])
 
 
 def _choose(state: GeneralsState, rng: np.random.Generator) -> int:
@@ -183,3 +189,42 @@ def test_end_turn_truncates_at_the_round_limit():
         assert twin == expected, f"point {index}"
         overs += expected.phase == Phase.OVER
     assert overs
+
+
+def _row_of(batch, index):
+    return jax.tree_util.tree_map(lambda leaf: np.asarray(leaf[index]), batch)
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals4pSlaughter-v0", *SCORING])
+def test_change_ch_equals_python(name):
+    """``change_ch`` (with the victory, elimination, last seat standing and shares it sets off)
+    against ``rules.scoring.change_ch``: the state exactly, each seat's earned reward as float32
+    (the twin's float32 ``shaping`` times the points may differ from the rounded double by an
+    ulp)."""
+    config = _config(name)
+    points = list(_points(name))
+    rng = np.random.default_rng(7)
+    seats, deltas, line = [], [], scoring.elimination_line(config)
+    for python in points:
+        seat = int(rng.integers(config.num_players))
+        ch = python.players[seat].ch
+        seats.append(seat)
+        deltas.append(int(rng.choice([0, int(rng.integers(-3, 4)), config.target - ch, line - ch, line - ch - 1])))
+    cards = card_arrays(config.pool)
+    n = config.num_players
+
+    def one(state, seat, delta):
+        return jax_rules.change_ch(cards, config, state, seat, delta, np.zeros(n, np.float32))
+
+    after, earned = jax.jit(jax.vmap(one))(_stacked(config, points), np.asarray(seats), np.asarray(deltas))
+    seen = set()
+    for index, python in enumerate(points):
+        expected = python.clone()
+        rewards = [0.0] * n
+        scoring.change_ch(expected, seats[index], deltas[index], rewards)
+        twin = jax_state.to_python(_row_of(after, index), config)
+        assert twin == expected, f"point {index}, seat {seats[index]}, delta {deltas[index]}"
+        # float32 shaping x points against the double: within an ulp (exact without shaping)
+        np.testing.assert_allclose(np.asarray(earned[index]), np.float32(rewards), rtol=1e-6, atol=0)
+        seen.add((expected.phase == Phase.OVER, len(expected.finish_order) - len(python.finish_order)))
+    assert len(seen) >= 3, seen

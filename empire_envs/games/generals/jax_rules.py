@@ -38,7 +38,7 @@ from .jax_derived import (
     per_kind,
     static_totals,
 )
-from .jax_state import _host_blank
+from .jax_state import VICTORY_NAMES, _host_blank, final_reward_table
 from .jax_tables import TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
 from .state import (
     ARMY,
@@ -55,9 +55,18 @@ from .state import (
     TARGET_KIND,
     TARGET_PLAYER,
     TRUNCATED,
+    WON,
 )
 
-__all__ = ["acting_seat", "end_turn", "legal_mask", "payment_choice", "payment_plan"]
+__all__ = [
+    "acting_seat",
+    "change_ch",
+    "eliminate",
+    "end_turn",
+    "legal_mask",
+    "payment_choice",
+    "payment_plan",
+]
 
 _I32 = jnp.int32
 
@@ -346,3 +355,156 @@ def end_turn(config: GeneralsConfig, state):
             for name, value in changed.items()
         }
     )
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _choose(active, new, old):
+    """``new`` where ``active`` (a traced bool), else ``old``: every leaf of two states (or of
+    any two pytrees of the same shapes)."""
+    return jax.tree_util.tree_map(lambda a, b: jnp.where(active, a, b).astype(b.dtype), new, old)
+
+
+def _reward_table(config: GeneralsConfig) -> jax.Array:
+    """``float32[n + 1, n + 1]``: ``jax_state.final_reward_table`` (the rules' double per place
+    and number of seats sharing it) rounded to the twin's float32."""
+    return jnp.asarray(final_reward_table(config).astype(np.float32))
+
+
+def _open_places(config: GeneralsConfig, state) -> jax.Array:
+    """``bool[n]``: entry ``p`` says place ``p + 1`` is not taken yet; ``rules.scoring.
+    _open_places`` lists them."""
+    places = jnp.arange(1, config.num_players + 1)
+    return ~(state.place.astype(_I32)[:, None] == places[None, :]).any(axis=0)
+
+
+def _first_open(config: GeneralsConfig, state) -> jax.Array:
+    """The best open place (``_open_places(state)[0]``); 0 when none is open."""
+    open_ = _open_places(config, state)
+    return jnp.where(open_.any(), jnp.argmax(open_) + 1, 0).astype(_I32)
+
+
+def _last_open(config: GeneralsConfig, state) -> jax.Array:
+    """The worst open place (``_open_places(state)[-1]``); 0 when none is open."""
+    n = config.num_players
+    open_ = _open_places(config, state)
+    return jnp.where(open_.any(), n - jnp.argmax(open_[::-1]), 0).astype(_I32)
+
+
+def _leave(cards: CardArrays, config: GeneralsConfig, state, seat, place, active):
+    """``rules.scoring._leave`` when ``active``: the seat is out with ``place`` (appended to
+    ``finish_order``), its cards in play (units, Kingdom, Supply Line, Strategy, Capitol) go to
+    its ``removed`` counts, its ``final_reward`` is its place's (``final_reward_table``)."""
+    n, k = config.num_players, config.pool.size
+    seat = jnp.asarray(seat, _I32)
+    mine = jnp.arange(n) == seat
+    kinds = jnp.arange(k)
+    units = state.unit_kind.astype(_I32)  # [n, U]
+    from_units = (units[:, :, None] == kinds[None, None, :]).sum(axis=1)
+    singles = (state.strategy.astype(_I32)[:, None] == kinds) + (state.capitol.astype(_I32)[:, None] == kinds)
+    in_play = from_units + state.kingdom + state.supply_ready + state.supply_fresh + singles
+    removed = state.removed + jnp.where(mine[:, None], in_play, 0)
+    zero_rows = {
+        name: jnp.where(mine[:, None], jnp.zeros_like(getattr(state, name)), getattr(state, name))
+        for name in ("kingdom", "supply_ready", "supply_fresh", "unit_zone", "unit_entered_turn", "unit_ability_used")
+    }
+    count = state.finish_count.astype(_I32)
+    left = state.replace(
+        alive=jnp.where(mine, False, state.alive),
+        place=jnp.where(mine, place, state.place).astype(state.place.dtype),
+        finish_order=jnp.where(jnp.arange(n) == count, seat, state.finish_order).astype(state.finish_order.dtype),
+        finish_count=(count + 1).astype(state.finish_count.dtype),
+        unit_kind=jnp.where(mine[:, None], -1, state.unit_kind).astype(state.unit_kind.dtype),
+        strategy=jnp.where(mine, -1, state.strategy).astype(state.strategy.dtype),
+        capitol=jnp.where(mine, -1, state.capitol).astype(state.capitol.dtype),
+        removed=removed.astype(state.removed.dtype),
+        final_reward=jnp.where(mine, _reward_table(config)[place, 1], state.final_reward),
+        **zero_rows,
+    )
+    return _choose(active, left, state)
+
+
+def _end_won(state, active):
+    """``outcome = WON``, ``phase = OVER`` when ``active``."""
+    return state.replace(
+        outcome=jnp.where(active, WON, state.outcome).astype(state.outcome.dtype),
+        phase=jnp.where(active, OVER, state.phase).astype(state.phase.dtype),
+    )
+
+
+def _last_player_standing(cards, config, state, seat, active):
+    """``rules.scoring._last_player_standing`` when ``active``: the seat takes the best open
+    place; a Warlord victory unless someone already won; the game is won and over."""
+    first_win = state.winner < 0
+    state = _leave(cards, config, state, seat, _first_open(config, state), active)
+    crowned = active & first_win
+    state = state.replace(
+        winner=jnp.where(crowned, seat, state.winner).astype(state.winner.dtype),
+        victory=jnp.where(crowned, VICTORY_NAMES.index("warlord"), state.victory).astype(state.victory.dtype),
+    )
+    return _end_won(state, active)
+
+
+def eliminate(cards: CardArrays, config: GeneralsConfig, state, seat, active=True):
+    """The state after ``rules.scoring.eliminate`` when ``active`` (ruling 13): the seat leaves
+    with the worst open place; if one seat is left in, ``_last_player_standing``."""
+    active = jnp.asarray(active)
+    state = _leave(cards, config, state, seat, _last_open(config, state), active)
+    alone = active & (state.alive.sum() == 1)
+    return _last_player_standing(cards, config, state, jnp.argmax(state.alive).astype(_I32), alone)
+
+
+def _chancellor_victory(cards, config: GeneralsConfig, state, seat, active):
+    """``rules.scoring._chancellor_victory`` when ``active`` (rulings 13, 15): the first to win
+    is the winner (chancellor); the seat leaves with the best open place; unless the others
+    play for second (two or more still in), the game ends: a last seat in leaves with the next
+    place, several share the places left (``placement``: the mean reward of that run of places,
+    ``final_reward_table[first open, sharers]``; ``win_loss``: the loss reward), in the game
+    but placed."""
+    first_win = active & (state.winner < 0)
+    state = state.replace(
+        winner=jnp.where(first_win, seat, state.winner).astype(state.winner.dtype),
+        victory=jnp.where(first_win, VICTORY_NAMES.index("chancellor"), state.victory).astype(state.victory.dtype),
+    )
+    state = _leave(cards, config, state, seat, _first_open(config, state), active)
+    remaining = state.alive.sum()
+    ends = active & ~(config.play_for_second & (remaining >= 2))
+    place = _first_open(config, state)
+    state = _leave(cards, config, state, jnp.argmax(state.alive).astype(_I32), place, ends & (remaining == 1))
+    share = ends & (remaining >= 2)
+    sharing = share & state.alive
+    state = state.replace(
+        place=jnp.where(sharing, place, state.place).astype(state.place.dtype),
+        final_reward=jnp.where(sharing, _reward_table(config)[place, remaining], state.final_reward),
+    )
+    return _end_won(state, ends)
+
+
+def change_ch(cards: CardArrays, config: GeneralsConfig, state, seat, delta, earned):
+    """``(state, earned)`` after ``rules.scoring.change_ch`` (rulings 9-12): nothing when
+    ``delta`` is 0, the seat is out or the game is over; else CH moves (capped at the target in
+    a Slaughterhouse), ``earned[seat]`` (``float32[n]``) gains ``shaping`` per point moved, and a
+    Chancellor victory (CH at the target, no Slaughterhouse) or an elimination (CH at the
+    elimination line) follows at once. ``earned`` is float32 ``shaping`` times the points, which
+    may be an ulp off the float32 of Python's double product."""
+    n = config.num_players
+    seat = jnp.asarray(seat, _I32)
+    delta = jnp.asarray(delta, _I32)
+    mine = jnp.arange(n) == seat
+    before = _row(state.ch.astype(_I32), seat)
+    active = (delta != 0) & _row(state.alive, seat) & (state.phase != OVER)
+    after = before + delta
+    if config.slaughterhouse:
+        after = jnp.minimum(after, config.target)
+    after = jnp.where(active, after, before)
+    earned = earned + jnp.where(mine, np.float32(config.shaping) * (after - before).astype(jnp.float32), 0.0)
+    state = state.replace(ch=jnp.where(mine, after, state.ch).astype(state.ch.dtype))
+    line = 0 if config.slaughterhouse and config.slaughter_floor == "zero" else -config.target
+    if config.slaughterhouse:
+        wins = jnp.zeros((), bool)
+    else:
+        wins = active & (after >= config.target)
+    state = _chancellor_victory(cards, config, state, seat, wins)
+    state = eliminate(cards, config, state, seat, active & ~wins & (after <= line))
+    return state, earned
