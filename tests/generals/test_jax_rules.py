@@ -5,6 +5,12 @@
   (REPLACE_GENERAL), jitted and vmapped; the games reach every phase.
 - ``end_turn`` equals ``rules.turn.end_turn`` (``to_python`` of the twin after it equals the
   Python state after it) on the same sampled states, a round limit of 1 included (truncation).
+- ``change_ch`` equals ``rules.scoring.change_ch`` (state exactly, earned reward as float32)
+  on the sampled states with deltas reaching victory and elimination, on configs with
+  ``play_for_second``, ``placement``, ``shaping`` and a Slaughterhouse floor.
+- ``apply_declare``/``apply_draw``/``apply_discard_hand`` equal the Python phase's ``apply``
+  (one step, no automatic steps), thin piles included (deck-outs, dropped draws);
+  ``resolve_phase`` equals ``rules.turn.resolve_phase``.
 - ``payment_choice`` equals ``rules.derived.payment_choice`` on random ready sets, budgets and
   amounts (every amount up to the pool's largest cost that the seat can pay), jitted and vmapped.
 """
@@ -32,6 +38,8 @@ SCORING = {
     "4p play_for_second placement": {"num_players": 4, "play_for_second": True, "reward_scheme": "placement"},
     "3p placement shaping": {"num_players": 3, "reward_scheme": "placement", "shaping": 0.05},
     "slaughter bottom shaping": {"slaughterhouse": True, "slaughter_floor": "bottom", "shaping": 0.1},
+    "draw both deckout shaping": {"draw_mode": "both", "deckout_loses": True, "shaping": 0.05},
+    "3p deckout": {"num_players": 3, "deckout_loses": True},
 }
 GAMES = 3
 SAMPLE_EVERY = 3
@@ -228,3 +236,77 @@ def test_change_ch_equals_python(name):
         np.testing.assert_allclose(np.asarray(earned[index]), np.float32(rewards), rtol=1e-6, atol=0)
         seen.add((expected.phase == Phase.OVER, len(expected.finish_order) - len(python.finish_order)))
     assert len(seen) >= 3, seen
+
+
+def _thinned(points, rng):
+    """Copies of the DECLARE and DRAW points with piles cut to 0-2 cards (deck-outs, dropped
+    draws, a Harvest straight after a declaration)."""
+    thin = []
+    for python in points:
+        if python.phase not in (Phase.DECLARE, Phase.DRAW):
+            continue
+        copy = python.clone()
+        player = copy.players[copy.current]
+        player.playing_deck = player.playing_deck[: int(rng.integers(0, 3))]
+        player.supply_pile = player.supply_pile[: int(rng.integers(0, 3))]
+        if copy.phase == Phase.DRAW and not player.playing_deck and not player.supply_pile:
+            continue  # no legal draw
+        thin.append(copy)
+    return thin
+
+
+STEP_APPLIES = {
+    Phase.DECLARE: jax_rules.apply_declare,
+    Phase.DRAW: jax_rules.apply_draw,
+    Phase.DISCARD_HAND: jax_rules.apply_discard_hand,
+}
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "draw both deckout shaping", "3p deckout"])
+def test_declare_draw_discard_equal_python(name):
+    """``apply_declare``, ``apply_draw`` (with ``_continue_draw`` and the Harvest) and
+    ``apply_discard_hand`` against the Python phase's ``apply`` alone (``rules.PHASES[phase].
+    apply``, no automatic steps): every legal action of every sampled point of those phases,
+    and of copies with thin piles."""
+    config = _config(name)
+    cards = card_arrays(config.pool)
+    rng = np.random.default_rng(3)
+    points = list(_points(name))
+    points += _thinned(points, rng)
+    cases = [
+        (python, action) for python in points if python.phase in STEP_APPLIES for action in rules.legal_actions(python)
+    ]
+    seen = set()
+    for phase, apply in STEP_APPLIES.items():
+        chosen = [(python, action) for python, action in cases if python.phase == phase]
+        if not chosen:
+            continue
+        function = jax.jit(jax.vmap(functools.partial(apply, cards, config)))
+        after, earned = function(_stacked(config, [p for p, _ in chosen]), np.asarray([a for _, a in chosen]))
+        for index, (python, action) in enumerate(chosen):
+            expected = python.clone()
+            rewards = rules.PHASES[phase].apply(expected, action, np.random.default_rng(0))
+            twin = jax_state.to_python(_row_of(after, index), config)
+            assert twin == expected, f"{phase.name} point {index}, action {action}"
+            np.testing.assert_allclose(np.asarray(earned[index]), np.float32(rewards), rtol=1e-6, atol=0)
+            seen.add((phase, Phase(expected.phase)))
+            if len(expected.finish_order) > len(python.finish_order):
+                seen.add("deck-out")
+    harvests = {(Phase.DECLARE, Phase.KINGDOM), (Phase.DRAW, Phase.KINGDOM)}
+    assert seen & harvests and (Phase.DISCARD_HAND, Phase.DECLARE) in seen, seen
+    assert ("deck-out" in seen) == config.deckout_loses, seen
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0"])
+def test_resolve_phase_equals_python(name):
+    config = _config(name)
+    cards = card_arrays(config.pool)
+    points = [p for p in _points(name) if p.phase != Phase.OVER]
+    after = jax.jit(jax.vmap(functools.partial(jax_rules.resolve_phase, cards, config)))(_stacked(config, points))
+    phases = set()
+    for index, python in enumerate(points):
+        expected = python.clone()
+        turn.resolve_phase(expected)
+        assert jax_state.to_python(_row_of(after, index), config) == expected, f"point {index}"
+        phases.add(Phase(expected.phase))
+    assert Phase.DECLARE in phases

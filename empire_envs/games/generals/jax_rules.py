@@ -9,10 +9,17 @@ Written so far:
 - ``legal_mask``: ``rules.phases.legal_mask``, every phase's blocks computed and picked by the
   phase (the blocks come in the action table's order, ``actions.action_blocks``);
 - ``end_turn``: ``rules.turn.end_turn`` with ``begin_turn`` and ``scoring.truncate``;
+- ``change_ch``: ``rules.scoring.change_ch`` with what it sets off (``eliminate``,
+  ``_chancellor_victory``, ``_last_player_standing``, ``_leave``), returning each seat's earned
+  reward (float32; under ``shaping`` it may be an ulp off the float32 of Python's double);
+- ``apply_declare``, ``apply_draw``, ``apply_discard_hand``: the DECLARE, DRAW and DISCARD_HAND
+  phases' ``apply`` (``rules.turn``, with ``_continue_draw`` and ``_harvest``), one step
+  without ``_do``'s end of a turn for a seat that left or ``auto_resolve``; ``resolve_phase``;
 - ``payment_choice``: ``rules.derived.payment_choice`` as a fixed-shape dynamic programme over
   the pool's resource kinds (see its docstring for the bound and the tie-break).
 
-Not written yet: the other phases' effects (``apply_action`` with ``auto_resolve``), the env's
+Not written yet: the Kingdom, Army, Attack, Block, Tactic, target and Replace General phases'
+effects, ``_do`` and ``apply_action`` with ``auto_resolve`` and ``add_final_results``, the env's
 ``rules_for``. Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment
 needs them as numpy constants (the resource kinds, their values and copy bounds fix its shape).
 """
@@ -25,17 +32,19 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .actions import layout_for
+from .actions import DRAW_PLAYING, PASS, Kind, layout_for
 from .config import MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
 from .jax_derived import (
     bf_entry_flags,
     effective_costs,
     free_slot,
     generals_in_play,
+    hand_limit,
     has_keyword,
     money,
     obeys_pull,
     per_kind,
+    static_total,
     static_totals,
 )
 from .jax_state import VICTORY_NAMES, _host_blank, final_reward_table
@@ -60,12 +69,16 @@ from .state import (
 
 __all__ = [
     "acting_seat",
+    "apply_declare",
+    "apply_discard_hand",
+    "apply_draw",
     "change_ch",
     "eliminate",
     "end_turn",
     "legal_mask",
     "payment_choice",
     "payment_plan",
+    "resolve_phase",
 ]
 
 _I32 = jnp.int32
@@ -508,3 +521,162 @@ def change_ch(cards: CardArrays, config: GeneralsConfig, state, seat, delta, ear
     state = _chancellor_victory(cards, config, state, seat, wins)
     state = eliminate(cards, config, state, seat, active & ~wins & (after <= line))
     return state, earned
+
+
+# --------------------------------------------------------------------------- DECLARE, DRAW, the Harvest, Resolve
+
+
+def _zeros(config: GeneralsConfig) -> jax.Array:
+    """``rules.scoring.no_rewards``: float32 0 per seat."""
+    return jnp.zeros(config.num_players, jnp.float32)
+
+
+def _top_counts(pile: jax.Array, size: jax.Array, taken: jax.Array, num_kinds: int) -> jax.Array:
+    """``int32[K]``: the kinds of the top ``taken`` cards of one pile (``pile[size - taken:size]``,
+    bottom first)."""
+    positions = jnp.arange(pile.shape[0])
+    top = (positions >= size - taken) & (positions < size)
+    return ((pile.astype(_I32)[:, None] == jnp.arange(num_kinds)[None, :]) & top[:, None]).sum(axis=0)
+
+
+def _harvest(cards: CardArrays, config: GeneralsConfig, state, seat, earned, active):
+    """``rules.turn._harvest`` when ``active`` (rulings 23-26, 7): the seat's resources in hand
+    but banned ones go to the Supply Line (ready if continuous, else fresh), one copy of an
+    ultra rare, which bans its kind; the draw counts reset; ``banned_at_harvest`` takes the bans
+    (they only grow, so Python's length test is an equality test); the budget gains the
+    ``harvest`` total; KINGDOM; then ``change_ch`` by the ``ch_per_turn`` total."""
+    n = config.num_players
+    mine = jnp.arange(n) == seat
+    hand = _row(state.hand, seat).astype(_I32)
+    moves = jnp.asarray(cards.is_resource) & ~state.banned & (hand > 0)
+    ultra = moves & jnp.asarray(cards.ultra_rare)
+    count = jnp.where(moves, jnp.where(ultra, 1, hand), 0)
+    continuous = jnp.asarray(cards.continuous)
+    banned = state.banned | ultra
+    totals = static_totals(cards, state)
+    row = {
+        "hand": -count,
+        "supply_ready": jnp.where(continuous, count, 0),
+        "supply_fresh": jnp.where(continuous, 0, count),
+    }
+    changed = {
+        name: (getattr(state, name) + jnp.where(mine[:, None], add[None, :], 0)).astype(getattr(state, name).dtype)
+        for name, add in row.items()
+    }
+    for name in ("drawn_playing", "drawn_supply", "resources_discarded"):
+        changed[name] = jnp.where(mine, 0, getattr(state, name)).astype(getattr(state, name).dtype)
+    harvest = static_total(cards, state, "harvest", totals)
+    harvested = state.replace(
+        **changed,
+        banned=banned,
+        banned_at_harvest=jnp.where(mine[:, None], banned[None, :], state.banned_at_harvest),
+        budget=(state.budget + jnp.where(mine, harvest, 0)).astype(state.budget.dtype),
+        phase=jnp.asarray(KINGDOM, state.phase.dtype),
+    )
+    state = _choose(active, harvested, state)
+    delta = jnp.where(active, _row(static_total(cards, state, "ch_per_turn", totals), seat), 0)
+    return change_ch(cards, config, state, seat, delta, earned)
+
+
+def _continue_draw(cards: CardArrays, config: GeneralsConfig, state, earned, active):
+    """``rules.turn._continue_draw`` when ``active`` (rulings 21-22): under ``draw_mode="both"``
+    every draw left takes the top card of each pile at once while a pile holds a card; draws
+    left with both piles empty eliminate the seat under ``deckout_loses`` (no Harvest), else are
+    dropped; no draw left: the Harvest. Under ``"choose"`` draws left with a card somewhere wait
+    for a decision."""
+    seat = state.turn_player.astype(_I32)
+    n, k = config.num_players, config.pool.size
+    mine = jnp.arange(n) == seat
+    if config.draw_mode == "both":
+        left = state.draws_left.astype(_I32)
+        playing, supply = _row(state.playing_size, seat).astype(_I32), _row(state.supply_size, seat).astype(_I32)
+        rounds = jnp.where(active, jnp.clip(jnp.minimum(left, jnp.maximum(playing, supply)), 0), 0)
+        from_playing, from_supply = jnp.minimum(rounds, playing), jnp.minimum(rounds, supply)
+        drawn = _top_counts(_row(state.playing_deck, seat), playing, from_playing, k) + _top_counts(
+            _row(state.supply_pile, seat), supply, from_supply, k
+        )
+        state = state.replace(
+            hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
+            playing_size=(state.playing_size - jnp.where(mine, from_playing, 0)).astype(state.playing_size.dtype),
+            supply_size=(state.supply_size - jnp.where(mine, from_supply, 0)).astype(state.supply_size.dtype),
+            drawn_playing=(state.drawn_playing + jnp.where(mine, from_playing, 0)).astype(state.drawn_playing.dtype),
+            drawn_supply=(state.drawn_supply + jnp.where(mine, from_supply, 0)).astype(state.drawn_supply.dtype),
+            draws_left=(left - rounds).astype(state.draws_left.dtype),
+        )
+    need = state.draws_left > 0
+    empty = (_row(state.playing_size, seat) == 0) & (_row(state.supply_size, seat) == 0)
+    out = active & need & empty & config.deckout_loses
+    dropped = active & need & empty & (not config.deckout_loses)
+    state = state.replace(draws_left=jnp.where(dropped, 0, state.draws_left).astype(state.draws_left.dtype))
+    state = eliminate(cards, config, state, seat, out)
+    return _harvest(cards, config, state, seat, earned, active & (~need | dropped))
+
+
+def apply_declare(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.turn.apply_declare`` (ruling 19): ``passed_last`` is
+    whether the seat passes; a pass ends the turn (``end_turn``); a play sets the draws (1 plus
+    the ``draw_extra`` total), DRAW, and ``_continue_draw``."""
+    seat = state.turn_player.astype(_I32)
+    mine = jnp.arange(config.num_players) == seat
+    passes = jnp.asarray(action) == PASS
+    state = state.replace(passed_last=jnp.where(mine, passes, state.passed_last))
+    passed = end_turn(config, state)
+    draws = 1 + _row(static_total(cards, state, "draw_extra"), seat)
+    playing = state.replace(draws_left=draws.astype(state.draws_left.dtype), phase=jnp.asarray(DRAW, state.phase.dtype))
+    playing, earned = _continue_draw(cards, config, playing, _zeros(config), ~passes)
+    return _choose(passes, passed, playing), earned
+
+
+def apply_draw(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.turn.apply_draw`` (rulings 21-22): the top card of the
+    chosen pile (``pile[size - 1]``; ``rules.effects.draw``) to the hand, its draw count + 1, a
+    draw used, then ``_continue_draw``."""
+    seat = state.turn_player.astype(_I32)
+    n, k = config.num_players, config.pool.size
+    mine = jnp.arange(n) == seat
+    from_playing = jnp.asarray(action) == DRAW_PLAYING
+    playing, supply = _row(state.playing_size, seat).astype(_I32), _row(state.supply_size, seat).astype(_I32)
+    take_p = jnp.where(from_playing, jnp.minimum(playing, 1), 0)
+    take_s = jnp.where(from_playing, 0, jnp.minimum(supply, 1))
+    drawn = _top_counts(_row(state.playing_deck, seat), playing, take_p, k) + _top_counts(
+        _row(state.supply_pile, seat), supply, take_s, k
+    )
+    state = state.replace(
+        hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
+        playing_size=(state.playing_size - jnp.where(mine, take_p, 0)).astype(state.playing_size.dtype),
+        supply_size=(state.supply_size - jnp.where(mine, take_s, 0)).astype(state.supply_size.dtype),
+        drawn_playing=(state.drawn_playing + jnp.where(mine, take_p, 0)).astype(state.drawn_playing.dtype),
+        drawn_supply=(state.drawn_supply + jnp.where(mine, take_s, 0)).astype(state.drawn_supply.dtype),
+        draws_left=(state.draws_left - 1).astype(state.draws_left.dtype),
+    )
+    return _continue_draw(cards, config, state, _zeros(config), jnp.asarray(True))
+
+
+def resolve_phase(cards: CardArrays, config: GeneralsConfig, state):
+    """The state after ``rules.turn.resolve_phase`` (ruling 52): no battle; DISCARD_HAND while
+    the turn player is in with more cards in hand than its limit, else ``end_turn``."""
+    state = state.replace(**{name: jnp.asarray(value) for name, value in _no_battle(config).items()})
+    seat = state.turn_player.astype(_I32)
+    over_limit = _row(state.hand.astype(_I32).sum(axis=1) > hand_limit(cards, state), seat)
+    discards = _row(state.alive, seat) & over_limit
+    waiting = state.replace(phase=jnp.asarray(DISCARD_HAND, state.phase.dtype))
+    return _choose(discards, waiting, end_turn(config, state))
+
+
+def apply_discard_hand(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.turn.apply_discard_hand`` (ruling 52): one card of the
+    kind from hand to the discard pile (a resource not banned at the Harvest counts in
+    ``resources_discarded``); the turn ends once the hand is within the limit. Earns nothing."""
+    seat = state.turn_player.astype(_I32)
+    n, k = config.num_players, config.pool.size
+    mine = jnp.arange(n) == seat
+    kind = jnp.asarray(action, _I32) - layout_for(k, config.offsets).starts[Kind.DISCARD_HAND]
+    one = (jnp.arange(k) == kind)[None, :] & mine[:, None]
+    counted = jnp.asarray(cards.is_resource)[kind] & ~_row(state.banned_at_harvest, seat)[kind]
+    state = state.replace(
+        hand=(state.hand - one).astype(state.hand.dtype),
+        discard=(state.discard + one).astype(state.discard.dtype),
+        resources_discarded=(state.resources_discarded + (mine & counted)).astype(state.resources_discarded.dtype),
+    )
+    within = _row(state.hand.astype(_I32).sum(axis=1) <= hand_limit(cards, state), seat)
+    return _choose(within, end_turn(config, state), state), _zeros(config)
