@@ -11,6 +11,9 @@
 - ``apply_declare``/``apply_draw``/``apply_discard_hand`` equal the Python phase's ``apply``
   (one step, no automatic steps), thin piles included (deck-outs, dropped draws);
   ``resolve_phase`` equals ``rules.turn.resolve_phase``.
+- ``apply_kingdom``/``apply_target_player``/``apply_target_kind`` equal the Python phase's
+  ``apply`` on sampled KINGDOM points, copies with every Kingdom-phase card planted in hand and
+  a budget, and the TARGET states those steps reach.
 - ``payment_choice`` equals ``rules.derived.payment_choice`` on random ready sets, budgets and
   amounts (every amount up to the pool's largest cost that the seat can pay), jitted and vmapped.
 """
@@ -25,6 +28,7 @@ import pytest
 jax = pytest.importorskip("jax")
 
 from empire_envs.games.generals import jax_rules, jax_state, rules  # noqa: E402
+from empire_envs.games.generals.actions import Kind  # noqa: E402
 from empire_envs.games.generals.config import GeneralsConfig  # noqa: E402
 from empire_envs.games.generals.jax_tables import card_arrays  # noqa: E402
 from empire_envs.games.generals.rules import scoring, turn  # noqa: E402
@@ -260,6 +264,11 @@ STEP_APPLIES = {
     Phase.DRAW: jax_rules.apply_draw,
     Phase.DISCARD_HAND: jax_rules.apply_discard_hand,
 }
+KINGDOM_APPLIES = {
+    Phase.KINGDOM: jax_rules.apply_kingdom,
+    Phase.TARGET_PLAYER: jax_rules.apply_target_player,
+    Phase.TARGET_KIND: jax_rules.apply_target_kind,
+}
 
 
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "draw both deckout shaping", "3p deckout"])
@@ -268,17 +277,65 @@ def test_declare_draw_discard_equal_python(name):
     ``apply_discard_hand`` against the Python phase's ``apply`` alone (``rules.PHASES[phase].
     apply``, no automatic steps): every legal action of every sampled point of those phases,
     and of copies with thin piles."""
+    seen = _one_steps(name, STEP_APPLIES, thin=True)
+    harvests = {(Phase.DECLARE, Phase.KINGDOM), (Phase.DRAW, Phase.KINGDOM)}
+    assert seen & harvests and (Phase.DISCARD_HAND, Phase.DECLARE) in seen, seen
+    assert ("deck-out" in seen) == _config(name).deckout_loses, seen
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "3p placement shaping"])
+def test_kingdom_phase_equals_python(name):
+    """``apply_kingdom`` (``play_kingdom_card`` with ``pay``: statics, main tactics, the
+    on-play CH) and the two Sabotage choices against the Python phase's ``apply`` alone: every
+    legal action of every sampled point of those phases."""
+    seen = _one_steps(name, KINGDOM_APPLIES, extra=_planted)
+    assert {(Phase.KINGDOM, Phase.KINGDOM), (Phase.KINGDOM, Phase.ARMY), (Phase.KINGDOM, Phase.TARGET_PLAYER)} <= seen
+    assert {(Phase.TARGET_PLAYER, Phase.TARGET_KIND), (Phase.TARGET_KIND, Phase.KINGDOM)} <= seen, seen
+    # the main tactics the pool has (the default pool has no draw or gain_ch main tactic)
+    main = {
+        card.effect
+        for card in _config(name).pool.kinds
+        if card.is_tactic and card.effect in ("draw", "gain_ch", "destroy_kingdom")
+    }
+    assert {"static", *main} <= seen, seen
+
+
+def _planted(points, rng):
+    """Copies of the KINGDOM points with one more copy in hand of every Kingdom-phase kind (the
+    main tactics' draw and gain_ch included) and a budget of 0-4 (payments from budget and
+    Supply Line together)."""
+    planted = []
+    for python in points:
+        if python.phase != Phase.KINGDOM:
+            continue
+        copy = python.clone()
+        player = copy.players[copy.current]
+        for kind, card in enumerate(copy.tables.kinds):
+            if card.is_static or (card.is_tactic and card.effect in ("draw", "gain_ch", "destroy_kingdom")):
+                player.hand[kind] += 1
+        player.budget += int(rng.integers(0, 5))
+        planted.append(copy)
+    return planted
+
+
+def _one_steps(name, applies, thin=False, extra=None):
+    """Every legal action of every sampled point (and thin-pile copies) in the phases of
+    ``applies``, and of the states those steps reach in a later phase of ``applies``: the
+    twin's apply against ``rules.PHASES[phase].apply``; the (phase, next phase) pairs seen, and
+    "deck-out" if a seat left."""
     config = _config(name)
     cards = card_arrays(config.pool)
     rng = np.random.default_rng(3)
     points = list(_points(name))
-    points += _thinned(points, rng)
-    cases = [
-        (python, action) for python in points if python.phase in STEP_APPLIES for action in rules.legal_actions(python)
-    ]
+    if thin:
+        points += _thinned(points, rng)
+    if extra is not None:
+        points += extra(points, rng)
     seen = set()
-    for phase, apply in STEP_APPLIES.items():
-        chosen = [(python, action) for python, action in cases if python.phase == phase]
+    for phase, apply in applies.items():  # a later phase also gets the states the earlier ones reached
+        chosen = [
+            (python, action) for python in points if python.phase == phase for action in rules.legal_actions(python)
+        ]
         if not chosen:
             continue
         function = jax.jit(jax.vmap(functools.partial(apply, cards, config)))
@@ -290,11 +347,13 @@ def test_declare_draw_discard_equal_python(name):
             assert twin == expected, f"{phase.name} point {index}, action {action}"
             np.testing.assert_allclose(np.asarray(earned[index]), np.float32(rewards), rtol=1e-6, atol=0)
             seen.add((phase, Phase(expected.phase)))
+            if phase == Phase.KINGDOM and action != rules.END_PHASE:
+                card = python.tables.kinds[action - python.layout.starts[Kind.PLAY]]
+                seen.add(card.effect if card.is_tactic else "static")
+            points.append(expected)
             if len(expected.finish_order) > len(python.finish_order):
                 seen.add("deck-out")
-    harvests = {(Phase.DECLARE, Phase.KINGDOM), (Phase.DRAW, Phase.KINGDOM)}
-    assert seen & harvests and (Phase.DISCARD_HAND, Phase.DECLARE) in seen, seen
-    assert ("deck-out" in seen) == config.deckout_loses, seen
+    return seen
 
 
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0"])

@@ -15,10 +15,14 @@ Written so far:
 - ``apply_declare``, ``apply_draw``, ``apply_discard_hand``: the DECLARE, DRAW and DISCARD_HAND
   phases' ``apply`` (``rules.turn``, with ``_continue_draw`` and ``_harvest``), one step
   without ``_do``'s end of a turn for a seat that left or ``auto_resolve``; ``resolve_phase``;
+- ``apply_kingdom`` (``play_kingdom_card`` with ``pay``), ``apply_target_player``,
+  ``apply_target_kind``: the Kingdom phase and the Sabotage choices (``rules.kingdom``), one step;
+  the ``draw`` and ``gain_ch`` main tactics are written but no card of the default pool has them,
+  so the tests do not reach them;
 - ``payment_choice``: ``rules.derived.payment_choice`` as a fixed-shape dynamic programme over
   the pool's resource kinds (see its docstring for the bound and the tie-break).
 
-Not written yet: the Kingdom, Army, Attack, Block, Tactic, target and Replace General phases'
+Not written yet: the Army, Attack, Block, Tactic, target and Replace General phases'
 effects, ``_do`` and ``apply_action`` with ``auto_resolve`` and ``add_final_results``, the env's
 ``rules_for``. Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment
 needs them as numpy constants (the resource kinds, their values and copy bounds fix its shape).
@@ -32,7 +36,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .actions import DRAW_PLAYING, PASS, Kind, layout_for
+from .actions import DRAW_PLAYING, END_PHASE, PASS, Kind, layout_for
 from .config import MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
 from .jax_derived import (
     bf_entry_flags,
@@ -72,12 +76,17 @@ __all__ = [
     "apply_declare",
     "apply_discard_hand",
     "apply_draw",
+    "apply_kingdom",
+    "apply_target_kind",
+    "apply_target_player",
     "change_ch",
     "eliminate",
     "end_turn",
     "legal_mask",
     "payment_choice",
+    "pay",
     "payment_plan",
+    "play_kingdom_card",
     "resolve_phase",
 ]
 
@@ -680,3 +689,121 @@ def apply_discard_hand(cards: CardArrays, config: GeneralsConfig, state, action)
     )
     within = _row(state.hand.astype(_I32).sum(axis=1) <= hand_limit(cards, state), seat)
     return _choose(within, end_turn(config, state), state), _zeros(config)
+
+
+# --------------------------------------------------------------------------- the Kingdom phase
+
+
+def pay(cards: CardArrays, state, seat, amount):
+    """The state after ``rules.effects.pay``: the ready cards ``payment_choice`` picks for
+    ``amount`` less the budget go to the discard pile, their value to the budget; the budget
+    then loses ``amount``."""
+    n = state.alive.shape[0]
+    mine = jnp.arange(n) == seat
+    amount = jnp.asarray(amount, _I32)
+    need = amount - _row(state.budget.astype(_I32), seat)
+    spent = payment_choice(cards, _row(state.supply_ready, seat), need)
+    gained = (spent * jnp.asarray(cards.value).astype(_I32)).sum()
+    return state.replace(
+        supply_ready=(state.supply_ready - jnp.where(mine[:, None], spent[None, :], 0)).astype(
+            state.supply_ready.dtype
+        ),
+        discard=(state.discard + jnp.where(mine[:, None], spent[None, :], 0)).astype(state.discard.dtype),
+        budget=(state.budget + jnp.where(mine, gained - amount, 0)).astype(state.budget.dtype),
+    )
+
+
+def play_kingdom_card(cards: CardArrays, config: GeneralsConfig, state, seat, kind, earned, active=True):
+    """``(state, earned)`` after ``rules.kingdom.play_kingdom_card`` when ``active``: pay the
+    effective cost (``pay``), the card leaves the hand (an ultra rare bans its kind); a Kingdom
+    card joins the Kingdom, a Strategy or Capitol takes its slot (the old one discarded), each
+    then ``change_ch`` by ``on_play_ch``; a main tactic goes to the discard pile and resolves:
+    ``draw`` (its amount from the Playing Deck, while it holds cards), ``gain_ch``
+    (``change_ch``), ``destroy_kingdom`` (TARGET_PLAYER)."""
+    n, k = config.num_players, config.pool.size
+    active = jnp.asarray(active)
+    seat = jnp.asarray(seat, _I32)
+    kind = jnp.asarray(kind, _I32)
+    mine = jnp.arange(n) == seat
+    one = jnp.arange(k) == kind
+    cost = _row(effective_costs(cards, state), seat)[kind]
+    paid = pay(cards, state, seat, cost)
+    is_kingdom, is_strategy = jnp.asarray(cards.is_kingdom)[kind], jnp.asarray(cards.is_strategy)[kind]
+    is_capitol = jnp.asarray(cards.is_capitol)[kind]
+    tactic = ~(is_kingdom | is_strategy | is_capitol)
+    effect = jnp.asarray(cards.effect_code)[kind]
+    amount = jnp.asarray(cards.amount).astype(_I32)[kind]
+    old_strategy, old_capitol = _row(paid.strategy.astype(_I32), seat), _row(paid.capitol.astype(_I32), seat)
+    to_discard = (
+        (tactic & one)
+        + (is_strategy & (old_strategy >= 0) & (jnp.arange(k) == old_strategy))
+        + (is_capitol & (old_capitol >= 0) & (jnp.arange(k) == old_capitol))
+    ).astype(_I32)
+    draws = tactic & (effect == TWIN_TACTIC_EFFECTS.index("draw"))
+    playing = _row(paid.playing_size, seat).astype(_I32)
+    taken = jnp.where(draws, jnp.minimum(amount, playing), 0)
+    drawn = _top_counts(_row(paid.playing_deck, seat), playing, taken, k)
+    hand = paid.hand - jnp.where(mine[:, None], one[None, :], 0) + jnp.where(mine[:, None], drawn[None, :], 0)
+    destroys = tactic & (effect == TWIN_TACTIC_EFFECTS.index("destroy_kingdom"))
+    played = paid.replace(
+        hand=hand.astype(paid.hand.dtype),
+        banned=paid.banned | (one & jnp.asarray(cards.ultra_rare)),
+        kingdom=(paid.kingdom + jnp.where(mine[:, None] & is_kingdom, one[None, :], 0)).astype(paid.kingdom.dtype),
+        strategy=jnp.where(mine & is_strategy, kind, paid.strategy).astype(paid.strategy.dtype),
+        capitol=jnp.where(mine & is_capitol, kind, paid.capitol).astype(paid.capitol.dtype),
+        discard=(paid.discard + jnp.where(mine[:, None], to_discard[None, :], 0)).astype(paid.discard.dtype),
+        playing_size=(paid.playing_size - jnp.where(mine, taken, 0)).astype(paid.playing_size.dtype),
+        drawn_playing=(paid.drawn_playing + jnp.where(mine, taken, 0)).astype(paid.drawn_playing.dtype),
+        phase=jnp.where(destroys, TARGET_PLAYER, paid.phase).astype(paid.phase.dtype),
+    )
+    state = _choose(active, played, state)
+    gains = tactic & (effect == TWIN_TACTIC_EFFECTS.index("gain_ch"))
+    delta = jnp.where(tactic, jnp.where(gains, amount, 0), jnp.asarray(cards.on_play_ch).astype(_I32)[kind])
+    return change_ch(cards, config, state, seat, jnp.where(active, delta, 0), earned)
+
+
+def apply_kingdom(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.kingdom.apply_kingdom`` (ruling 33): END_PHASE moves
+    to ARMY, a PLAY is ``play_kingdom_card`` of its kind."""
+    action = jnp.asarray(action, _I32)
+    ends = action == END_PHASE
+    kind = action - layout_for(config.pool.size, config.offsets).starts[Kind.PLAY]
+    played, earned = play_kingdom_card(
+        cards,
+        config,
+        state,
+        state.turn_player.astype(_I32),
+        jnp.clip(kind, 0, config.pool.size - 1),
+        _zeros(config),
+        ~ends,
+    )
+    ended = state.replace(phase=jnp.asarray(ARMY, state.phase.dtype))
+    return _choose(ends, ended, played), earned
+
+
+def apply_target_player(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.kingdom.apply_target_player``: the seat at the action's
+    offset is the target; TARGET_KIND. Earns nothing."""
+    offset = jnp.asarray(action, _I32) - layout_for(config.pool.size, config.offsets).starts[Kind.TARGET_PLAYER] + 1
+    target = jnp.mod(state.turn_player.astype(_I32) + offset, config.num_players)
+    state = state.replace(
+        target_player=target.astype(state.target_player.dtype), phase=jnp.asarray(TARGET_KIND, state.phase.dtype)
+    )
+    return state, _zeros(config)
+
+
+def apply_target_kind(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.kingdom.apply_target_kind``: one Kingdom card of the
+    kind goes from the target's Kingdom to its discard pile; no target; KINGDOM. Earns
+    nothing."""
+    k = config.pool.size
+    kind = jnp.asarray(action, _I32) - layout_for(k, config.offsets).starts[Kind.TARGET_KIND]
+    target = jnp.arange(config.num_players) == state.target_player.astype(_I32)
+    one = (target[:, None] & (jnp.arange(k) == kind)[None, :]).astype(_I32)
+    state = state.replace(
+        kingdom=(state.kingdom - one).astype(state.kingdom.dtype),
+        discard=(state.discard + one).astype(state.discard.dtype),
+        target_player=jnp.asarray(-1, state.target_player.dtype),
+        phase=jnp.asarray(KINGDOM, state.phase.dtype),
+    )
+    return state, _zeros(config)
