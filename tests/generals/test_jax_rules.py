@@ -369,3 +369,38 @@ def test_resolve_phase_equals_python(name):
         assert jax_state.to_python(_row_of(after, index), config) == expected, f"point {index}"
         phases.add(Phase(expected.phase))
     assert Phase.DECLARE in phases
+
+
+ARMY_APPLIES = {
+    Phase.ARMY: jax_rules.apply_army,
+    Phase.REPLACE_GENERAL: jax_rules.apply_replace_general,
+}
+
+
+def _armed(points, rng):
+    """Copies of the ARMY points with one more copy in hand of every unit kind, a budget of
+    0-6 and the unit abilities unused (plays to both zones, Generals at the cap, abilities of
+    each effect, Soldier discards)."""
+    planted = []
+    for python in points:
+        if python.phase != Phase.ARMY:
+            continue
+        copy = python.clone()
+        player = copy.players[copy.current]
+        for kind in copy.tables.unit_kinds:
+            player.hand[kind] += 1
+        player.budget += int(rng.integers(0, 7))
+        player.units = [None if unit is None else unit._replace(ability_used=False) for unit in player.units]
+        planted.append(copy)
+    return planted
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "max_generals=3", "3p placement shaping"])
+def test_army_phase_equals_python(name):
+    """``apply_army`` (``play_unit``, ``enter_play``, ``activate``, Soldier discards) and
+    ``apply_replace_general`` against the Python phase's ``apply`` alone: every legal action of
+    every sampled ARMY point, of planted copies, and of the REPLACE_GENERAL states reached."""
+    seen = _one_steps(name, ARMY_APPLIES, extra=_armed)
+    assert {(Phase.ARMY, Phase.ARMY), (Phase.ARMY, Phase.ATTACK)} <= seen, seen
+    if _config(name).max_generals > 1:
+        assert {(Phase.ARMY, Phase.REPLACE_GENERAL), (Phase.REPLACE_GENERAL, Phase.ARMY)} <= seen, seen

@@ -52,7 +52,7 @@ from .jax_derived import (
     static_totals,
 )
 from .jax_state import VICTORY_NAMES, _host_blank, final_reward_table
-from .jax_tables import TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
+from .jax_tables import TWIN_ABILITY_EFFECTS, TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
 from .state import (
     ARMY,
     ATTACK,
@@ -68,25 +68,31 @@ from .state import (
     TARGET_KIND,
     TARGET_PLAYER,
     TRUNCATED,
+    WC,
     WON,
 )
 
 __all__ = [
     "acting_seat",
+    "activate",
+    "apply_army",
     "apply_declare",
     "apply_discard_hand",
     "apply_draw",
     "apply_kingdom",
+    "apply_replace_general",
     "apply_target_kind",
     "apply_target_player",
     "change_ch",
     "eliminate",
     "end_turn",
+    "enter_play",
     "legal_mask",
     "payment_choice",
     "pay",
     "payment_plan",
     "play_kingdom_card",
+    "play_unit",
     "resolve_phase",
 ]
 
@@ -807,3 +813,160 @@ def apply_target_kind(cards: CardArrays, config: GeneralsConfig, state, action):
         phase=jnp.asarray(KINGDOM, state.phase.dtype),
     )
     return state, _zeros(config)
+
+
+# --------------------------------------------------------------------------- the Army phase
+
+
+def _in_block(config: GeneralsConfig, action, kind: Kind):
+    """``(inside, index)``: whether ``action`` lies in the block of ``kind`` and its index in
+    the block (clipped into range)."""
+    span = layout_for(config.pool.size, config.offsets).block_range(kind)
+    action = jnp.asarray(action, _I32)
+    inside = (action >= span.start) & (action < span.stop)
+    return inside, jnp.clip(action - span.start, 0, span.stop - span.start - 1)
+
+
+def _draw_playing(state, seat, amount, k):
+    """The state after ``amount`` ``rules.effects.draw`` from the seat's Playing Deck (each
+    while it holds a card): the top cards to the hand, ``drawn_playing`` counts them."""
+    mine = jnp.arange(state.alive.shape[0]) == seat
+    playing = _row(state.playing_size, seat).astype(_I32)
+    taken = jnp.clip(jnp.minimum(jnp.asarray(amount, _I32), playing), 0)
+    drawn = _top_counts(_row(state.playing_deck, seat), playing, taken, k)
+    return state.replace(
+        hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
+        playing_size=(state.playing_size - jnp.where(mine, taken, 0)).astype(state.playing_size.dtype),
+        drawn_playing=(state.drawn_playing + jnp.where(mine, taken, 0)).astype(state.drawn_playing.dtype),
+    )
+
+
+def _discard_unit(state, seat, slot, k, active=True):
+    """The state after ``rules.effects.discard_unit`` when ``active``: the unit of the slot to
+    its owner's discard pile, the slot empty (the empty slot's columns as ``jax_state`` writes
+    them)."""
+    n, u = state.alive.shape[0], state.unit_kind.shape[1]
+    at = (jnp.arange(n) == seat)[:, None] & (jnp.arange(u) == slot)[None, :] & jnp.asarray(active)
+    kind = _row(state.unit_kind.astype(_I32), seat)[jnp.clip(slot, 0, u - 1)]
+    one = (jnp.arange(k) == kind)[None, :] & at.any(axis=1)[:, None]
+    return state.replace(
+        discard=(state.discard + one).astype(state.discard.dtype),
+        unit_kind=jnp.where(at, -1, state.unit_kind).astype(state.unit_kind.dtype),
+        unit_zone=jnp.where(at, 0, state.unit_zone).astype(state.unit_zone.dtype),
+        unit_entered_turn=jnp.where(at, 0, state.unit_entered_turn).astype(state.unit_entered_turn.dtype),
+        unit_ability_used=jnp.where(at, False, state.unit_ability_used),
+    )
+
+
+def enter_play(cards: CardArrays, config: GeneralsConfig, state, seat, kind, to_bf, earned, active=True):
+    """``(state, earned)`` after ``rules.army.enter_play`` when ``active`` (the card already
+    out of the hand): the unit takes the seat's first free slot (its zone BF or WC, entered on
+    the seat's ``turns_taken``), an ultra rare bans its kind, ``on_play_draw`` draws from the
+    Playing Deck, then ``change_ch`` by ``on_play_ch``."""
+    n, k, u = config.num_players, config.pool.size, UNIT_SLOTS
+    active = jnp.asarray(active)
+    seat, kind = jnp.asarray(seat, _I32), jnp.asarray(kind, _I32)
+    slot = _row(free_slot(state), seat)
+    at = (jnp.arange(n) == seat)[:, None] & (jnp.arange(u) == slot)[None, :]
+    zone = jnp.where(to_bf, BF, WC)
+    entered = state.replace(
+        unit_kind=jnp.where(at, kind, state.unit_kind).astype(state.unit_kind.dtype),
+        unit_zone=jnp.where(at, zone, state.unit_zone).astype(state.unit_zone.dtype),
+        unit_entered_turn=jnp.where(at, _row(state.turns_taken, seat), state.unit_entered_turn).astype(
+            state.unit_entered_turn.dtype
+        ),
+        unit_ability_used=jnp.where(at, False, state.unit_ability_used),
+        banned=state.banned | ((jnp.arange(k) == kind) & jnp.asarray(cards.ultra_rare)),
+    )
+    entered = _draw_playing(entered, seat, jnp.asarray(cards.on_play_draw).astype(_I32)[kind], k)
+    state = _choose(active, entered, state)
+    delta = jnp.where(active, jnp.asarray(cards.on_play_ch).astype(_I32)[kind], 0)
+    return change_ch(cards, config, state, seat, delta, earned)
+
+
+def play_unit(cards: CardArrays, config: GeneralsConfig, state, seat, kind, to_bf, earned, active=True):
+    """``(state, earned)`` after ``rules.army.play_unit`` when ``active``: pay the effective
+    cost (a Soldier's less the discount); a General at the ``max_generals`` cap (ruling 36)
+    discards the seat's first General when the cap is 1, else waits in the hand, paid, as
+    ``pending_card``/``pending_to_bf`` in REPLACE_GENERAL; otherwise the card leaves the hand
+    and ``enter_play``."""
+    n, k = config.num_players, config.pool.size
+    active = jnp.asarray(active)
+    seat, kind = jnp.asarray(seat, _I32), jnp.asarray(kind, _I32)
+    mine = jnp.arange(n) == seat
+    paid = pay(cards, state, seat, _row(effective_costs(cards, state), seat)[kind])
+    generals = _row(generals_in_play(cards, paid), seat)
+    at_cap = jnp.asarray(cards.is_general)[kind] & (generals.sum() >= config.max_generals)
+    waits = at_cap & (config.max_generals != 1)
+    if config.max_generals == 1:
+        paid = _discard_unit(paid, seat, jnp.argmax(generals).astype(_I32), k, at_cap)
+    pending = paid.replace(
+        pending_card=kind.astype(paid.pending_card.dtype),
+        pending_to_bf=jnp.asarray(to_bf),
+        phase=jnp.asarray(REPLACE_GENERAL, paid.phase.dtype),
+    )
+    out_of_hand = paid.replace(
+        hand=(paid.hand - (mine[:, None] & (jnp.arange(k) == kind)[None, :])).astype(paid.hand.dtype)
+    )
+    entered, earned = enter_play(cards, config, out_of_hand, seat, kind, to_bf, earned, active & ~waits)
+    return _choose(active, _choose(waits, pending, entered), state), earned
+
+
+def activate(cards: CardArrays, config: GeneralsConfig, state, seat, slot, earned, active=True):
+    """``(state, earned)`` after ``rules.army.activate`` when ``active`` (ruling 37): pay the
+    ability's cost, the unit's ability used; ``draw`` takes its amount from the Playing Deck,
+    ``gain_ch`` is ``change_ch`` by it."""
+    n, k, u = config.num_players, config.pool.size, UNIT_SLOTS
+    active = jnp.asarray(active)
+    seat, slot = jnp.asarray(seat, _I32), jnp.asarray(slot, _I32)
+    kind = jnp.maximum(_row(state.unit_kind.astype(_I32), seat)[slot], 0)
+    cost = jnp.asarray(cards.ability_cost).astype(_I32)[kind]
+    amount = jnp.asarray(cards.ability_amount).astype(_I32)[kind]
+    draws = jnp.asarray(cards.ability_code)[kind] == TWIN_ABILITY_EFFECTS.index("draw")
+    paid = pay(cards, state, seat, cost)
+    at = (jnp.arange(n) == seat)[:, None] & (jnp.arange(u) == slot)[None, :]
+    used = paid.replace(unit_ability_used=paid.unit_ability_used | at)
+    used = _draw_playing(used, seat, jnp.where(draws, amount, 0), k)
+    state = _choose(active, used, state)
+    return change_ch(cards, config, state, seat, jnp.where(active & ~draws, amount, 0), earned)
+
+
+def apply_army(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.army.apply_army`` (rulings 34-39): END_PHASE moves to
+    ATTACK; PLAY / PLAY_TO_BF is ``play_unit``; ACTIVATE is ``activate``; DISCARD_UNIT discards
+    the Soldier (``rules.effects.discard_unit``)."""
+    k = config.pool.size
+    seat = state.turn_player.astype(_I32)
+    action = jnp.asarray(action, _I32)
+    ends = action == END_PHASE
+    to_play, kind = _in_block(config, action, Kind.PLAY)
+    to_bf, kind_bf = _in_block(config, action, Kind.PLAY_TO_BF)
+    activates, slot_a = _in_block(config, action, Kind.ACTIVATE)
+    discards, slot_d = _in_block(config, action, Kind.DISCARD_UNIT)
+    earned = _zeros(config)
+    played, earned = play_unit(
+        cards, config, state, seat, jnp.where(to_bf, kind_bf, kind), to_bf, earned, to_play | to_bf
+    )
+    used, earned = activate(cards, config, state, seat, slot_a, earned, activates)
+    discarded = _discard_unit(state, seat, slot_d, k, discards)
+    ended = state.replace(phase=jnp.asarray(ATTACK, state.phase.dtype))
+    state = _choose(ends, ended, _choose(to_play | to_bf, played, _choose(activates, used, discarded)))
+    return state, earned
+
+
+def apply_replace_general(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.army.apply_replace_general`` (ruling 36): the chosen
+    General discarded, ARMY, the pending card leaves the hand and ``enter_play`` (with the
+    pending zone); no pending card (``pending_to_bf`` stays, as in Python)."""
+    n, k = config.num_players, config.pool.size
+    seat = state.turn_player.astype(_I32)
+    _, slot = _in_block(config, action, Kind.DISCARD_UNIT)
+    state = _discard_unit(state, seat, slot, k)
+    kind = jnp.maximum(state.pending_card.astype(_I32), 0)
+    mine = jnp.arange(n) == seat
+    state = state.replace(
+        phase=jnp.asarray(ARMY, state.phase.dtype),
+        hand=(state.hand - (mine[:, None] & (jnp.arange(k) == kind)[None, :])).astype(state.hand.dtype),
+    )
+    state, earned = enter_play(cards, config, state, seat, kind, state.pending_to_bf, _zeros(config))
+    return state.replace(pending_card=jnp.asarray(-1, state.pending_card.dtype)), earned
