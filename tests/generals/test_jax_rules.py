@@ -404,3 +404,12 @@ def test_army_phase_equals_python(name):
     assert {(Phase.ARMY, Phase.ARMY), (Phase.ARMY, Phase.ATTACK)} <= seen, seen
     if _config(name).max_generals > 1:
         assert {(Phase.ARMY, Phase.REPLACE_GENERAL), (Phase.REPLACE_GENERAL, Phase.ARMY)} <= seen, seen
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
+def test_attack_phase_equals_python(name):
+    """``apply_attack`` against the Python phase's ``apply`` alone: END_PHASE (``resolve_phase``:
+    the hand limit or the end of the turn), moves both ways and attacks on each zone, on every
+    legal action of every sampled ATTACK point."""
+    seen = _one_steps(name, {Phase.ATTACK: jax_rules.apply_attack})
+    assert {(Phase.ATTACK, Phase.ATTACK), (Phase.ATTACK, Phase.BLOCK), (Phase.ATTACK, Phase.DECLARE)} <= seen, seen

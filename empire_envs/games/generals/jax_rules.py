@@ -76,6 +76,7 @@ __all__ = [
     "acting_seat",
     "activate",
     "apply_army",
+    "apply_attack",
     "apply_declare",
     "apply_discard_hand",
     "apply_draw",
@@ -970,3 +971,43 @@ def apply_replace_general(cards: CardArrays, config: GeneralsConfig, state, acti
     )
     state, earned = enter_play(cards, config, state, seat, kind, state.pending_to_bf, _zeros(config))
     return state.replace(pending_card=jnp.asarray(-1, state.pending_card.dtype)), earned
+
+
+# --------------------------------------------------------------------------- the Attack phase
+
+
+def apply_attack(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.battle.apply_attack`` (rulings 40-44): END_PHASE is
+    ``resolve_phase``; MOVE toggles the unit between the Battlefield and the Warcamp; ATTACK
+    marks the turn's attack and opens a battle (``Battle(seat, slot, target, zone)``: the
+    blank battle's fields but those four, ``battle_on``) in BLOCK. Earns nothing."""
+    n, u = config.num_players, UNIT_SLOTS
+    seat = state.turn_player.astype(_I32)
+    action = jnp.asarray(action, _I32)
+    ends = action == END_PHASE
+    moves, slot_m = _in_block(config, action, Kind.MOVE)
+    attacks, index = _in_block(config, action, Kind.ATTACK)
+    at = (jnp.arange(n) == seat)[:, None] & (jnp.arange(u) == slot_m)[None, :]
+    moved = state.replace(
+        unit_zone=jnp.where(at, jnp.where(state.unit_zone == BF, WC, BF), state.unit_zone).astype(state.unit_zone.dtype)
+    )
+    # the ATTACK block is (slot, offset 1.., zone) in C order
+    slot_a = index // (config.offsets * 2)
+    offset = index // 2 % config.offsets + 1
+    zone = index % 2
+    battle = {name: jnp.asarray(value) for name, value in _no_battle(config).items()}
+    battle.update(
+        battle_on=jnp.asarray(True),
+        battle_attacker=seat,
+        battle_a_slot=slot_a,
+        battle_defender=jnp.mod(seat + offset, n),
+        battle_zone=zone,
+    )
+    attacked = state.replace(
+        attacked=jnp.asarray(True),
+        phase=jnp.asarray(BLOCK, state.phase.dtype),
+        **{name: value.astype(getattr(state, name).dtype) for name, value in battle.items()},
+    )
+    ended = resolve_phase(cards, config, state)
+    state = _choose(ends, ended, _choose(moves, moved, _choose(attacks, attacked, state)))
+    return state, _zeros(config)
