@@ -413,3 +413,27 @@ def test_attack_phase_equals_python(name):
     legal action of every sampled ATTACK point."""
     seen = _one_steps(name, {Phase.ATTACK: jax_rules.apply_attack})
     assert {(Phase.ATTACK, Phase.ATTACK), (Phase.ATTACK, Phase.BLOCK), (Phase.ATTACK, Phase.DECLARE)} <= seen, seen
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
+def test_block_phase_equals_python(name):
+    """``apply_block`` (with ``resolve_battle``, ``kill_tests`` and ``_finish_battle`` when the
+    tactic window is done) against the Python phase's ``apply`` alone: every legal action of
+    every sampled BLOCK point, and of copies with the window done (resolution at once)."""
+    seen = _one_steps(name, {Phase.BLOCK: jax_rules.apply_block}, extra=_windows_done)
+    assert {(Phase.BLOCK, Phase.BLOCK), (Phase.BLOCK, Phase.TACTIC)} <= seen, seen
+    assert seen - {(Phase.BLOCK, Phase.BLOCK), (Phase.BLOCK, Phase.TACTIC)}, seen
+
+
+def _windows_done(points, rng):
+    """Copies of the BLOCK points with the tactic window done and random pumps (each outcome
+    of the kill tests)."""
+    done = []
+    for python in points:
+        if python.phase != Phase.BLOCK:
+            continue
+        copy = python.clone()
+        copy.battle.window_done = True
+        copy.battle.pumps = [int(x) for x in rng.integers(0, 3, size=4)]
+        done.append(copy)
+    return done

@@ -50,9 +50,11 @@ from .jax_derived import (
     per_kind,
     static_total,
     static_totals,
+    unit_life,
+    unit_strength,
 )
 from .jax_state import VICTORY_NAMES, _host_blank, final_reward_table
-from .jax_tables import TWIN_ABILITY_EFFECTS, TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
+from .jax_tables import TWIN_ABILITY_EFFECTS, TWIN_KEYWORDS, TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
 from .state import (
     ARMY,
     ATTACK,
@@ -77,6 +79,7 @@ __all__ = [
     "activate",
     "apply_army",
     "apply_attack",
+    "apply_block",
     "apply_declare",
     "apply_discard_hand",
     "apply_draw",
@@ -91,6 +94,8 @@ __all__ = [
     "legal_mask",
     "payment_choice",
     "pay",
+    "resolve_battle",
+    "kill_tests",
     "payment_plan",
     "play_kingdom_card",
     "play_unit",
@@ -1011,3 +1016,156 @@ def apply_attack(cards: CardArrays, config: GeneralsConfig, state, action):
     ended = resolve_phase(cards, config, state)
     state = _choose(ends, ended, _choose(moves, moved, _choose(attacks, attacked, state)))
     return state, _zeros(config)
+
+
+# --------------------------------------------------------------------------- BLOCK and resolution
+
+_NO_BLOCKER, _BLOCKER_OUT, _ATTACKER_KILLS, _DOUBLE_DEATH, _COUNTER_ATTACK, _ATTACKER_OUT, _DOUBLE_BLOCK = range(1, 8)
+
+
+def _append_step(state, zone, outcome, active):
+    """``battle.outcomes.append((zone, outcome))`` when ``active``."""
+    count = state.battle_outcome_count.astype(_I32)
+    at = (jnp.arange(state.battle_outcomes.shape[0]) == count)[:, None] & jnp.asarray(active)
+    step = jnp.stack([jnp.asarray(zone, _I32), jnp.asarray(outcome, _I32)])[None, :]
+    return state.replace(
+        battle_outcomes=jnp.where(at, step, state.battle_outcomes).astype(state.battle_outcomes.dtype),
+        battle_outcome_count=(count + jnp.asarray(active)).astype(state.battle_outcome_count.dtype),
+    )
+
+
+def kill_tests(cards: CardArrays, config: GeneralsConfig, state):
+    """``(a_kills, d_kills)`` of the battle under way: ``rules.battle.kill_tests`` (rulings 46,
+    section 5.1): the attacker's strength (attacking) and life, the blocker's strength and life
+    (blocking), each plus its pump; the attacker kills above the blocker's life, the blocker at
+    or above (``defender_wins_ties``) or above the attacker's; a first strike (the card's own
+    keyword) alone on one side that kills saves its unit."""
+    att, dfn = state.battle_attacker.astype(_I32), state.battle_defender.astype(_I32)
+    a_slot, b_slot = jnp.maximum(state.battle_a_slot.astype(_I32), 0), jnp.maximum(state.battle_blocker.astype(_I32), 0)
+    totals = static_totals(cards, state)
+    pumps = state.battle_pumps.astype(_I32)
+    a_str = _row(unit_strength(cards, state, True, totals), att)[a_slot] + pumps[0]
+    a_life = _row(unit_life(cards, state, False, totals), att)[a_slot] + pumps[1]
+    d_str = _row(unit_strength(cards, state, False, totals), dfn)[b_slot] + pumps[2]
+    d_life = _row(unit_life(cards, state, True, totals), dfn)[b_slot] + pumps[3]
+    a_kills = a_str > d_life
+    d_kills = d_str >= a_life if config.defender_wins_ties else d_str > a_life
+    first = jnp.asarray(cards.keywords)[:, TWIN_KEYWORDS.index("first_strike")]
+    a_first = first[jnp.maximum(_row(state.unit_kind.astype(_I32), att)[a_slot], 0)]
+    d_first = first[jnp.maximum(_row(state.unit_kind.astype(_I32), dfn)[b_slot], 0)]
+    d_kills_first = jnp.where(a_first & ~d_first & a_kills, False, d_kills)
+    a_kills_first = jnp.where(d_first & ~a_first & d_kills, False, a_kills)
+    return a_kills_first, d_kills_first
+
+
+def _finish_battle(cards, config: GeneralsConfig, state, outcome, killers, earned, active):
+    """``(state, earned)`` after ``rules.battle._finish_battle`` when ``active``: the final
+    step appended, ``last_battle`` its copy; a Warcamp no blocker / blocker out / attacker kills
+    costs the defender 1 CH (the attacker gains 1 under ``attack_transfer``); each killer
+    ``(seat, kind, kills)`` gains its ``on_kill_ch``; a double death or counter-attack gives
+    the defender its ``on_block_kill_ch`` total; then, unless over, no battle and
+    ``resolve_phase``."""
+    active = jnp.asarray(active)
+    att, dfn = state.battle_attacker.astype(_I32), state.battle_defender.astype(_I32)
+    zone = state.battle_zone.astype(_I32)
+    outcome = jnp.asarray(outcome, _I32)
+    state = _append_step(state, zone, outcome, active)
+    recorded = state.replace(
+        last_battle_attacker=state.battle_attacker.astype(state.last_battle_attacker.dtype),
+        last_battle_defender=state.battle_defender.astype(state.last_battle_defender.dtype),
+        last_battle_outcomes=state.battle_outcomes.astype(state.last_battle_outcomes.dtype),
+        last_battle_count=state.battle_outcome_count.astype(state.last_battle_count.dtype),
+    )
+    state = _choose(active, recorded, state)
+    loses = (
+        active & (zone == WC) & ((outcome == _NO_BLOCKER) | (outcome == _BLOCKER_OUT) | (outcome == _ATTACKER_KILLS))
+    )
+    state, earned = change_ch(cards, config, state, dfn, jnp.where(loses, -1, 0), earned)
+    if config.attack_transfer:
+        state, earned = change_ch(cards, config, state, att, jnp.where(loses, 1, 0), earned)
+    on_kill = jnp.asarray(cards.on_kill_ch).astype(_I32)
+    for seat, kind, kills in killers:
+        state, earned = change_ch(cards, config, state, seat, jnp.where(active & kills, on_kill[kind], 0), earned)
+    blocked = active & ((outcome == _DOUBLE_DEATH) | (outcome == _COUNTER_ATTACK))
+    bonus = _row(static_total(cards, state, "on_block_kill_ch"), dfn)
+    state, earned = change_ch(cards, config, state, dfn, jnp.where(blocked, bonus, 0), earned)
+    resolved = resolve_phase(cards, config, state)
+    return _choose(active & (state.phase != OVER), resolved, state), earned
+
+
+def resolve_battle(cards: CardArrays, config: GeneralsConfig, state, earned, active=True):
+    """``(state, earned)`` after ``rules.battle.resolve_battle`` when ``active`` (section 5.5,
+    steps 5-6): the attacker out; a declared blocker out (on the Battlefield: the battle moves
+    to the Warcamp, a step appended, BLOCK again, no new window; in the Warcamp: blocker out);
+    no blocker; else the kill tests decide, the killed units are discarded and
+    ``_finish_battle`` gives the killers their ``on_kill_ch``."""
+    k = config.pool.size
+    active = jnp.asarray(active)
+    att, dfn = state.battle_attacker.astype(_I32), state.battle_defender.astype(_I32)
+    a_slot, b_slot = state.battle_a_slot.astype(_I32), state.battle_blocker.astype(_I32)
+    zone = state.battle_zone.astype(_I32)
+    a_out = state.battle_a_out
+    b_out = ~a_out & state.battle_blocker_declared & state.battle_b_out
+    redirects = b_out & (zone == BF)
+    unblocked = ~a_out & ~b_out & (b_slot < 0)
+    fights = ~a_out & ~b_out & (b_slot >= 0)
+    a_kills, d_kills = kill_tests(cards, config, state)
+    a_kills, d_kills = fights & a_kills, fights & d_kills
+    outcome = jnp.where(
+        a_out,
+        _ATTACKER_OUT,
+        jnp.where(
+            b_out,
+            _BLOCKER_OUT,
+            jnp.where(
+                unblocked,
+                _NO_BLOCKER,
+                jnp.where(
+                    a_kills & d_kills,
+                    _DOUBLE_DEATH,
+                    jnp.where(a_kills, _ATTACKER_KILLS, jnp.where(d_kills, _COUNTER_ATTACK, _DOUBLE_BLOCK)),
+                ),
+            ),
+        ),
+    )
+    a_kind = jnp.maximum(_row(state.unit_kind.astype(_I32), att)[jnp.maximum(a_slot, 0)], 0)
+    d_kind = jnp.maximum(_row(state.unit_kind.astype(_I32), dfn)[jnp.maximum(b_slot, 0)], 0)
+    redirected = _append_step(state, BF, _BLOCKER_OUT, True).replace(
+        battle_zone=jnp.asarray(WC, state.battle_zone.dtype),
+        battle_blocker=jnp.asarray(-1, state.battle_blocker.dtype),
+        battle_blocker_declared=jnp.asarray(False),
+        battle_b_out=jnp.asarray(False),
+        battle_redirected=jnp.asarray(True),
+        battle_stage=jnp.asarray(BLOCK, state.battle_stage.dtype),
+        phase=jnp.asarray(BLOCK, state.phase.dtype),
+    )
+    fought = _discard_unit(state, dfn, b_slot, k, a_kills)
+    fought = _discard_unit(fought, att, a_slot, k, d_kills)
+    killers = ((att, a_kind, a_kills), (dfn, d_kind, d_kills))
+    finished, earned = _finish_battle(cards, config, fought, outcome, killers, earned, active & ~redirects)
+    return _choose(active & redirects, redirected, finished), earned
+
+
+def apply_block(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.battle.apply_block`` (section 5.5, steps 2, 3 and 6):
+    the blocker (a slot, or -1 for NO_BLOCK) and whether one is declared; an unblocked
+    Battlefield attack appends a no-blocker step and turns on the Warcamp (BLOCK again); else
+    ``resolve_battle`` once the tactic window is done, or the window opens (TACTIC, the
+    attacker's turn)."""
+    blocks, slot = _in_block(config, action, Kind.BLOCK)
+    slot = jnp.where(blocks, slot, -1)
+    state = state.replace(
+        battle_blocker=slot.astype(state.battle_blocker.dtype), battle_blocker_declared=jnp.asarray(blocks)
+    )
+    turns = (state.battle_zone == BF) & ~blocks
+    turned = _append_step(state, BF, _NO_BLOCKER, True).replace(
+        battle_zone=jnp.asarray(WC, state.battle_zone.dtype), battle_redirected=jnp.asarray(True)
+    )
+    done = ~turns & state.battle_window_done
+    resolved, earned = resolve_battle(cards, config, state, _zeros(config), done)
+    window = state.replace(
+        phase=jnp.asarray(TACTIC, state.phase.dtype),
+        battle_stage=jnp.asarray(TACTIC, state.battle_stage.dtype),
+        battle_tactic_turn=jnp.asarray(0, state.battle_tactic_turn.dtype),
+    )
+    return _choose(turns, turned, _choose(done, resolved, window)), earned
