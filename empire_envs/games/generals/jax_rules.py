@@ -22,8 +22,12 @@ Written so far:
 - ``payment_choice``: ``rules.derived.payment_choice`` as a fixed-shape dynamic programme over
   the pool's resource kinds (see its docstring for the bound and the tie-break).
 
-Not written yet: the Army, Attack, Block, Tactic and Replace General phases'
-effects, ``_do`` and ``apply_action`` with ``auto_resolve`` and ``add_final_results``, the env's
+- ``apply_army`` (``play_unit``, ``enter_play``, ``activate``, Soldier discards),
+  ``apply_replace_general``, ``apply_attack``, ``apply_block`` (``resolve_battle``,
+  ``kill_tests``, ``_finish_battle``): one step each, against the Python phase applies.
+
+Not written yet: the Tactic phase's effects (``rules.tactics.apply_tactic``),
+``_do`` and ``apply_action`` with ``auto_resolve`` and ``add_final_results``, the env's
 ``rules_for``. Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment
 needs them as numpy constants (the resource kinds, their values and copy bounds fix its shape).
 """
