@@ -14,6 +14,11 @@
 - ``apply_kingdom``/``apply_target_player``/``apply_target_kind`` equal the Python phase's
   ``apply`` on sampled KINGDOM points, copies with every Kingdom-phase card planted in hand and
   a budget, and the TARGET states those steps reach.
+- ``apply_army``/``apply_replace_general``/``apply_attack``/``apply_block``/``apply_tactic``
+  equal the Python phase's ``apply`` on sampled points and planted copies (each battle tactic
+  effect of the pool played, by either side).
+- ``apply_action`` equals ``rules.apply_action`` (automatic steps, final results, the decision
+  limit) on every legal action of sampled points of four configs.
 - ``payment_choice`` equals ``rules.derived.payment_choice`` on random ready sets, budgets and
   amounts (every amount up to the pool's largest cost that the seat can pay), jitted and vmapped.
 """
@@ -347,7 +352,7 @@ def _one_steps(name, applies, thin=False, extra=None):
             assert twin == expected, f"{phase.name} point {index}, action {action}"
             np.testing.assert_allclose(np.asarray(earned[index]), np.float32(rewards), rtol=1e-6, atol=0)
             seen.add((phase, Phase(expected.phase)))
-            if phase == Phase.KINGDOM and action != rules.END_PHASE:
+            if phase in (Phase.KINGDOM, Phase.TACTIC) and action not in (rules.END_PHASE, rules.NO_TACTIC):
                 card = python.tables.kinds[action - python.layout.starts[Kind.PLAY]]
                 seen.add(card.effect if card.is_tactic else "static")
             points.append(expected)
@@ -437,3 +442,71 @@ def _windows_done(points, rng):
         copy.battle.pumps = [int(x) for x in rng.integers(0, 3, size=4)]
         done.append(copy)
     return done
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
+def test_tactic_phase_equals_python(name):
+    """``apply_tactic`` (``_play_tactic``, then the defender's turn or ``resolve_battle``) against
+    the Python phase's ``apply`` alone: every legal action of the TACTIC points sampled and of
+    the windows that the BLOCK points open, each also with every battle tactic of the pool in
+    the acting side's hand and money to pay, on the attacker's turn and on the defender's."""
+    seen = _one_steps(name, {Phase.TACTIC: jax_rules.apply_tactic}, extra=_tactic_windows)
+    assert {(Phase.TACTIC, Phase.TACTIC)} < seen, seen  # the defender's turn, and a resolution
+    effects = {"pump_str", "pump_life", "withdraw_self", "remove_enemy"}
+    pool_effects = {card.effect for card in _config(name).pool.kinds if card.is_tactic} & effects
+    assert pool_effects and pool_effects <= seen, (pool_effects, seen)
+
+
+def _tactic_windows(points, rng):
+    """TACTIC states: the windows the BLOCK points' blocks open (the Python BLOCK apply alone),
+    and copies of those and of the sampled TACTIC points, on the attacker's turn and on the
+    defender's, with one more copy of every battle tactic in the acting side's hand and a
+    budget of 3-8."""
+    windows = [python for python in points if python.phase == Phase.TACTIC]
+    for python in points:
+        if python.phase != Phase.BLOCK:
+            continue
+        for action in rules.legal_actions(python):
+            opened = python.clone()
+            rules.PHASES[Phase.BLOCK].apply(opened, action, np.random.default_rng(0))
+            if opened.phase == Phase.TACTIC:
+                windows.append(opened)
+    planted = []
+    for python in windows:
+        for turn_of in (0, 1):
+            copy = python.clone()
+            copy.battle.tactic_turn = turn_of
+            side = copy.players[copy.battle.attacker if turn_of == 0 else copy.battle.defender]
+            for kind in copy.tables.battle_tactic_kinds:
+                side.hand[kind] += 1
+            side.budget += int(rng.integers(3, 9))
+            planted.append(copy)
+    return windows + planted
+
+
+@pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0", "3p placement shaping"])
+def test_apply_action_equals_python(name):
+    """``apply_action`` (``do_step`` of every phase, the automatic steps, the final results and
+    the decision count) against ``rules.apply_action``: every legal action of every sampled
+    point, and of copies one decision short of their ``decision_limit`` (truncation)."""
+    config = _config(name)
+    cards = card_arrays(config.pool)
+    points = [python for python in _points(name) if python.phase != Phase.OVER]
+    for python in points[::4]:
+        short = python.clone()
+        short.decision_limit = short.decisions + 1
+        points.append(short)
+    chosen = [(python, action) for python in points for action in rules.legal_actions(python)]
+    function = jax.jit(jax.vmap(functools.partial(jax_rules.apply_action, cards, config)))
+    after, earned = function(_stacked(config, [p for p, _ in chosen]), np.asarray([a for _, a in chosen]))
+    phases, outcomes = set(), set()
+    for index, (python, action) in enumerate(chosen):
+        expected = python.clone()
+        rewards = rules.apply_action(expected, action, np.random.default_rng(0))
+        twin = jax_state.to_python(_row_of(after, index), config)
+        assert twin == expected, f"point {index} ({Phase(python.phase).name}), action {action}"
+        np.testing.assert_allclose(np.asarray(earned[index]), np.float32(rewards), rtol=1e-6, atol=1e-7)
+        phases.add(Phase(python.phase))
+        outcomes.add(rules.outcome_name(expected).split(" (")[0])
+    assert {Phase.DECLARE, Phase.KINGDOM, Phase.ARMY, Phase.ATTACK} <= phases, phases
+    assert "truncated" in outcomes, outcomes

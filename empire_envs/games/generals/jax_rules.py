@@ -24,12 +24,17 @@ Written so far:
 
 - ``apply_army`` (``play_unit``, ``enter_play``, ``activate``, Soldier discards),
   ``apply_replace_general``, ``apply_attack``, ``apply_block`` (``resolve_battle``,
-  ``kill_tests``, ``_finish_battle``): one step each, against the Python phase applies.
+  ``kill_tests``, ``_finish_battle``), ``apply_tactic`` (``_play_tactic``: pumps, withdrawals,
+  the removal of the enemy unit): one step each, against the Python phase applies;
+- ``do_step`` (``rules.phases._do``: every phase's apply, the one of the state's phase
+  selected; a turn player that left ends its turn) and ``apply_action``
+  (``rules.phases.apply_action`` for a legal action: the decision and every automatic step in
+  one ``lax.while_loop``, ``add_final_results``, the decision count and its truncation).
 
-Not written yet: the Tactic phase's effects (``rules.tactics.apply_tactic``),
-``_do`` and ``apply_action`` with ``auto_resolve`` and ``add_final_results``, the env's
-``rules_for``. Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment
-needs them as numpy constants (the resource kinds, their values and copy bounds fix its shape).
+Not written yet: the deal (``rules.setup.new_game``: deck choice, shuffles, opening hands, the
+first player, the first automatic steps) and the env's ``rules_for``. Every card number comes
+from ``jax_tables.CardArrays`` (``cards``); the payment needs them as numpy constants (the
+resource kinds, their values and copy bounds fix its shape).
 """
 
 from __future__ import annotations
@@ -79,8 +84,11 @@ from .state import (
 )
 
 __all__ = [
+    "PHASE_APPLIES",
     "acting_seat",
     "activate",
+    "add_final_results",
+    "apply_action",
     "apply_army",
     "apply_attack",
     "apply_block",
@@ -89,9 +97,11 @@ __all__ = [
     "apply_draw",
     "apply_kingdom",
     "apply_replace_general",
+    "apply_tactic",
     "apply_target_kind",
     "apply_target_player",
     "change_ch",
+    "do_step",
     "eliminate",
     "end_turn",
     "enter_play",
@@ -104,6 +114,7 @@ __all__ = [
     "play_kingdom_card",
     "play_unit",
     "resolve_phase",
+    "single_action",
 ]
 
 _I32 = jnp.int32
@@ -1173,3 +1184,141 @@ def apply_block(cards: CardArrays, config: GeneralsConfig, state, action):
         battle_tactic_turn=jnp.asarray(0, state.battle_tactic_turn.dtype),
     )
     return _choose(turns, turned, _choose(done, resolved, window)), earned
+
+
+# --------------------------------------------------------------------------- the tactic window
+
+
+def _play_tactic(cards: CardArrays, config: GeneralsConfig, state, seat, kind, attacking, active):
+    """The state after ``rules.tactics._play_tactic`` when ``active``: pay the effective cost,
+    the card from the hand to the discard pile (an ultra rare bans its kind), the side's tactic
+    recorded; then its effect: a pump (strength or life, the side's entry of ``pumps``), a
+    withdrawal (the side's unit out) or the removal of the enemy unit (discarded, not killed:
+    no kill trigger; that side out)."""
+    n, k = config.num_players, config.pool.size
+    mine = jnp.arange(n) == seat
+    one = jnp.arange(k) == kind
+    paid = pay(cards, state, seat, _row(effective_costs(cards, state), seat)[kind])
+    effect = jnp.asarray(cards.effect_code)[kind]
+    amount = jnp.asarray(cards.amount).astype(_I32)[kind]
+    pumps_str = effect == TWIN_TACTIC_EFFECTS.index("pump_str")
+    pumps_life = effect == TWIN_TACTIC_EFFECTS.index("pump_life")
+    withdraws = effect == TWIN_TACTIC_EFFECTS.index("withdraw_self")
+    removes = effect == TWIN_TACTIC_EFFECTS.index("remove_enemy")
+    entry = jnp.where(attacking, 0, 2) + jnp.where(pumps_life, 1, 0)
+    pumped = (jnp.arange(4) == entry) & (pumps_str | pumps_life)
+    side = jnp.where(attacking, 0, 1)
+    played = paid.replace(
+        hand=(paid.hand - (mine[:, None] & one[None, :])).astype(paid.hand.dtype),
+        discard=(paid.discard + (mine[:, None] & one[None, :])).astype(paid.discard.dtype),
+        banned=paid.banned | (one & jnp.asarray(cards.ultra_rare)),
+        battle_tactics=jnp.where(jnp.arange(2) == side, kind, paid.battle_tactics).astype(paid.battle_tactics.dtype),
+        battle_pumps=(paid.battle_pumps + jnp.where(pumped, amount, 0)).astype(paid.battle_pumps.dtype),
+    )
+    # the enemy unit of a removal: the blocker when the attacker plays it, else the attacker's
+    enemy = jnp.where(attacking, state.battle_defender, state.battle_attacker).astype(_I32)
+    enemy_slot = jnp.where(attacking, state.battle_blocker, state.battle_a_slot).astype(_I32)
+    played = _discard_unit(played, enemy, enemy_slot, k, removes)
+    # a withdrawal takes the side's own unit out, a removal the enemy's
+    a_out = (withdraws & attacking) | (removes & ~attacking)
+    b_out = (withdraws & ~attacking) | (removes & attacking)
+    played = played.replace(battle_a_out=played.battle_a_out | a_out, battle_b_out=played.battle_b_out | b_out)
+    return _choose(active, played, state)
+
+
+def apply_tactic(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.tactics.apply_tactic`` (section 5.5, step 4): the side
+    to play (the attacker first) plays the tactic of a PLAY action (``_play_tactic``) or none
+    (NO_TACTIC); then the defender's turn, or, after the defender, the window is done and
+    ``resolve_battle``."""
+    plays, kind = _in_block(config, action, Kind.PLAY)
+    attacking = state.battle_tactic_turn == 0
+    seat = jnp.where(attacking, state.battle_attacker, state.battle_defender).astype(_I32)
+    state = _play_tactic(cards, config, state, seat, kind, attacking, plays)
+    turned = state.replace(battle_tactic_turn=jnp.asarray(1, state.battle_tactic_turn.dtype))
+    done = state.replace(battle_window_done=jnp.asarray(True))
+    resolved, earned = resolve_battle(cards, config, done, _zeros(config), ~attacking)
+    return _choose(attacking, turned, resolved), earned
+
+
+# --------------------------------------------------------------------------- one decision
+
+
+#: each phase's apply (``rules.phases.PHASES``), by the phase's number; OVER has none
+PHASE_APPLIES = {
+    DECLARE: apply_declare,
+    DRAW: apply_draw,
+    KINGDOM: apply_kingdom,
+    ARMY: apply_army,
+    ATTACK: apply_attack,
+    BLOCK: apply_block,
+    TACTIC: apply_tactic,
+    TARGET_PLAYER: apply_target_player,
+    TARGET_KIND: apply_target_kind,
+    DISCARD_HAND: apply_discard_hand,
+    REPLACE_GENERAL: apply_replace_general,
+}
+
+
+def do_step(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.phases._do``: the apply of the state's phase (every
+    phase's apply computed and the one of the phase selected: select-style, as ``vmap`` runs
+    every branch anyway); then a turn player that left the game mid-turn (a Chancellor victory
+    with play for second, a deck-out with ``deckout_loses``) ends its turn there (``end_turn``
+    also clears the battle)."""
+    after, earned = state, _zeros(config)
+    for phase, apply in PHASE_APPLIES.items():
+        stepped, gained = apply(cards, config, state, action)
+        hit = state.phase == phase
+        after = _choose(hit, stepped, after)
+        earned = jnp.where(hit, gained, earned)
+    left = (after.phase != OVER) & ~_row(after.alive, after.turn_player.astype(_I32))
+    return _choose(left, end_turn(config, after), after), earned
+
+
+def single_action(cards: CardArrays, config: GeneralsConfig, state) -> jax.Array:
+    """The one legal action of a state with exactly one (``core.phases.single_action``), else
+    -1 (none, several, or the game over)."""
+    mask = legal_mask(cards, config, state)
+    return jnp.where((mask.sum() == 1) & (state.phase != OVER), jnp.argmax(mask), -1).astype(_I32)
+
+
+def add_final_results(config: GeneralsConfig, state, finished, earned):
+    """``earned`` plus ``rules.scoring.add_final_results``: the final reward of every seat that
+    left since ``finished`` seats had (its place paid in the step it is reached), and, once the
+    game is over, of every seat still in that has a place."""
+    n = config.num_players
+    position = jnp.arange(n)
+    newly = (position >= finished) & (position < state.finish_count.astype(_I32))
+    left_now = ((state.finish_order.astype(_I32)[:, None] == position[None, :]) & newly[:, None]).any(axis=0)
+    placed_in = (state.phase == OVER) & state.alive & (state.place > 0)
+    return earned + jnp.where(left_now | placed_in, state.final_reward, 0.0).astype(earned.dtype)
+
+
+def apply_action(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, rewards)`` after ``rules.phases.apply_action`` with a legal ``action`` (the env
+    wrapper handles illegal ones): the decision and every automatic step that follows (a
+    decision with exactly one legal action, taken at once: a ``lax.while_loop`` whose first
+    turn plays ``action``, so ``do_step`` is compiled once), what each step earned summed
+    (float32), each seat placed in the step paid its final reward, the decision counted and the
+    game truncated at ``decision_limit`` decisions."""
+    finished = state.finish_count.astype(_I32)
+
+    def more(carry):
+        return carry[2] >= 0
+
+    def one(carry):
+        state, earned, action = carry
+        state, gained = do_step(cards, config, state, action)
+        return state, earned + gained, single_action(cards, config, state)
+
+    state, earned, _ = jax.lax.while_loop(more, one, (state, _zeros(config), jnp.asarray(action, _I32)))
+    earned = add_final_results(config, state, finished, earned)
+    decisions = state.decisions + 1
+    limit = (decisions >= state.decision_limit) & (state.phase != OVER)
+    state = state.replace(
+        decisions=decisions.astype(state.decisions.dtype),
+        outcome=jnp.where(limit, TRUNCATED, state.outcome).astype(state.outcome.dtype),
+        phase=jnp.where(limit, OVER, state.phase).astype(state.phase.dtype),
+    )
+    return state, earned
