@@ -188,3 +188,17 @@ def test_preset_draws_answer_as_preset_and_refuse_what_was_not():
         draws.integers(2)
     with pytest.raises(AssertionError, match="not below 2"):
         PresetDraws(integers=[2]).integers(2)
+
+
+def test_preset_draws_shuffle_in_place_and_draw_several_integers():
+    from empire_envs.core.rng import PresetDraws
+
+    draws = PresetDraws(integers=[2, 0, 1], permutations=[[2, 0, 1]])
+    cards = ["a", "b", "c"]
+    draws.shuffle(cards)
+    assert cards == ["c", "a", "b"]  # cards[i] is the old cards[order[i]], as numpy's shuffle
+    assert draws.integers(3, size=3).tolist() == [2, 0, 1] and draws.unused == 0
+    with pytest.raises(AssertionError, match="not a permutation of range"):
+        PresetDraws(permutations=[[0, 1]]).shuffle(["x", "y", "z"])
+    with pytest.raises(AssertionError, match="shuffled 2 items"):
+        PresetDraws().shuffle(["x", "y"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -34,9 +36,11 @@ class PresetDraws:
     from values fixed in advance: the differential tests make the Python rules draw exactly what
     the JAX twin drew in a step. ``random()`` hands out the next coin (``True``, heads, as a
     number below one half; ``False`` as one above), ``integers(bound)`` the next preset integer
-    (checked to lie below ``bound``), ``permutation(size)`` the next preset permutation
-    (checked to be one of ``range(size)``). Any other use, or a draw with nothing preset, is an
-    error, so a draw one side made and the other did not cannot go unnoticed."""
+    (checked to lie below ``bound``; ``integers(bound, size=m)`` the next ``m`` as an array),
+    ``permutation(size)`` the next preset permutation (checked to be one of ``range(size)``),
+    ``shuffle(values)`` puts a list in the order of the next preset permutation, in place
+    (``values[i]`` becomes the old ``values[order[i]]``). Any other use, or a draw with nothing
+    preset, is an error, so a draw one side made and the other did not cannot go unnoticed."""
 
     def __init__(
         self,
@@ -53,13 +57,19 @@ class PresetDraws:
             raise AssertionError("the rules flipped a coin, and no preset coin was given")
         return 0.25 if self._coins.pop(0) else 0.75
 
-    def integers(self, bound: int) -> int:
+    def integers(self, bound: int, size: int | None = None) -> Any:
+        if size is not None:
+            return np.array([self.integers(bound) for _ in range(size)], dtype=np.int64)
         if not self._integers:
             raise AssertionError(f"the rules drew an integer below {bound}, and no preset one was given")
         value = self._integers.pop(0)
         if not 0 <= value < bound:
             raise AssertionError(f"the preset integer {value} is not below {bound}")
         return value
+
+    def shuffle(self, values: list[Any]) -> None:
+        order = self.permutation(len(values))
+        values[:] = [values[index] for index in order]
 
     def permutation(self, size: int) -> np.ndarray:
         if not self._permutations:

@@ -29,17 +29,26 @@ Written so far:
 - ``do_step`` (``rules.phases._do``: every phase's apply, the one of the state's phase
   selected; a turn player that left ends its turn) and ``apply_action``
   (``rules.phases.apply_action`` for a legal action: the decision and every automatic step in
-  one ``lax.while_loop``, ``add_final_results``, the decision count and its truncation).
+  one ``lax.while_loop``, ``add_final_results``, the decision count and its truncation);
+- ``make_init`` (``rules.setup.new_game`` without reset options: ``deal_orders`` draws the
+  decks, every pile's shuffle and the first player from the key, kept in ``state.deal_key``),
+  ``python_deal_draws`` (the ``PresetDraws`` that make ``new_game`` deal the same) and
+  ``settle`` (the pgx fields).
 
-Not written yet: the deal (``rules.setup.new_game``: deck choice, shuffles, opening hands, the
-first player, the first automatic steps) and the env's ``rules_for``. Every card number comes
-from ``jax_tables.CardArrays`` (``cards``); the payment needs them as numpy constants (the
-resource kinds, their values and copy bounds fix its shape).
+Not written yet: the env's ``rules_for`` and its step (``apply_action`` then ``settle`` and
+the rewards), and the outcome names: the env's ``outcome_names[state.outcome]`` must read as
+``rules.outcome_name`` does ("won by player_2 (chancellor victory)"), so the outcome code has to
+carry the winner and the victory, which ``jax_state`` keeps in fields of their own today.
+
+Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment needs them as
+numpy constants (the resource kinds, their values and copy bounds fix its shape).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -62,8 +71,15 @@ from .jax_derived import (
     unit_life,
     unit_strength,
 )
-from .jax_state import VICTORY_NAMES, _host_blank, final_reward_table
-from .jax_tables import TWIN_ABILITY_EFFECTS, TWIN_KEYWORDS, TWIN_SIDES, TWIN_TACTIC_EFFECTS, CardArrays
+from .jax_state import VICTORY_NAMES, _host_blank, deck_ids, final_reward_table, twin_decks
+from .jax_tables import (
+    TWIN_ABILITY_EFFECTS,
+    TWIN_KEYWORDS,
+    TWIN_SIDES,
+    TWIN_TACTIC_EFFECTS,
+    CardArrays,
+    card_arrays,
+)
 from .state import (
     ARMY,
     ATTACK,
@@ -103,9 +119,12 @@ __all__ = [
     "change_ch",
     "do_step",
     "eliminate",
+    "deal_orders",
     "end_turn",
     "enter_play",
     "legal_mask",
+    "make_init",
+    "python_deal_draws",
     "payment_choice",
     "pay",
     "resolve_battle",
@@ -114,6 +133,7 @@ __all__ = [
     "play_kingdom_card",
     "play_unit",
     "resolve_phase",
+    "settle",
     "single_action",
 ]
 
@@ -282,7 +302,7 @@ def legal_mask(cards: CardArrays, config: GeneralsConfig, state) -> jax.Array:
 # --------------------------------------------------------------------------- payment (ruling 24)
 
 
-def payment_plan(cards: CardArrays) -> dict[str, np.ndarray | int]:
+def payment_plan(cards: CardArrays) -> dict[str, Any]:
     """The static shape of the payment programme: the resource kinds with a value (a card worth
     0 never pays: it adds a card and no value), sorted by ``pay_order`` (ascending ref);
     ``span``, the totals it tracks, and per kind the most copies worth trying.
@@ -1322,3 +1342,160 @@ def apply_action(cards: CardArrays, config: GeneralsConfig, state, action):
         phase=jnp.where(limit, OVER, state.phase).astype(state.phase.dtype),
     )
     return state, earned
+
+
+# --------------------------------------------------------------------------- the deal
+
+#: ``jax.random.fold_in`` tags of the deal's draws, one stream each
+_DECK_CHOICE, _SHUFFLES, _FIRST_PLAYER = 0, 1, 2
+
+
+def _shuffled(pile: jax.Array, size: jax.Array, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``(pile, order)``: the first ``size`` entries of a padded pile in a uniformly random
+    order (a uniform score per entry, the padding scored last, then sorted), -1 past the size;
+    ``order[i]`` is the entry now at ``i`` (numpy's ``shuffle`` of the Python list puts
+    ``old[order[i]]`` at ``i``)."""
+    width = pile.shape[0]
+    inside = jnp.arange(width) < size
+    scores = jnp.where(inside, jax.random.uniform(key, (width,)), 2.0)
+    order = jnp.argsort(scores, stable=True)
+    return jnp.where(inside, pile[order], -1).astype(pile.dtype), order.astype(_I32)
+
+
+def deal_orders(config: GeneralsConfig, key: jax.Array) -> dict[str, jax.Array]:
+    """The deal's draws from ``key`` (``rules.setup.new_game``'s, in its order): each seat's deck
+    (``config.decks`` by name; ``"random"``: a uniform draw of ``deck_ids``, with repeats under
+    ``allow_mirror``, else the first ``n`` of a random permutation), each seat's Playing Deck
+    then Supply Pile shuffled (``playing``, ``supply``: bottom first, -1 past the size;
+    ``playing_order``, ``supply_order``: the permutations), and the first player."""
+    n = config.num_players
+    decks = twin_decks(config)
+    ids = deck_ids(config)
+    count = len(ids)
+    choice_key = jax.random.fold_in(key, _DECK_CHOICE)
+    if config.decks != "random":
+        choice = jnp.asarray([ids.index(name) for name in config.decks], _I32)
+    elif config.allow_mirror:
+        choice = jax.random.randint(choice_key, (n,), 0, count).astype(_I32)
+    else:
+        choice = jax.random.permutation(choice_key, count)[:n].astype(_I32)
+    shuffle_keys = jax.random.split(jax.random.fold_in(key, _SHUFFLES), 2 * n).reshape(n, 2, -1)
+    playing_sizes = jnp.asarray(decks.playing_size).astype(_I32)[choice]
+    supply_sizes = jnp.asarray(decks.supply_size).astype(_I32)[choice]
+    playing, playing_order = jax.vmap(_shuffled)(jnp.asarray(decks.playing)[choice], playing_sizes, shuffle_keys[:, 0])
+    supply, supply_order = jax.vmap(_shuffled)(jnp.asarray(decks.supply)[choice], supply_sizes, shuffle_keys[:, 1])
+    first = jax.random.randint(jax.random.fold_in(key, _FIRST_PLAYER), (), 0, n).astype(_I32)
+    return {
+        "choice": choice,
+        "playing": playing,
+        "playing_size": playing_sizes,
+        "playing_order": playing_order,
+        "supply": supply,
+        "supply_size": supply_sizes,
+        "supply_order": supply_order,
+        "first": first,
+    }
+
+
+def make_init(config: GeneralsConfig):
+    """The twin of ``rules.setup.new_game`` (no reset options) for one config: ``deal_orders``,
+    each seat's deck in place (its id, empire, both piles shuffled, ``deck_size``, cultural
+    health ``target`` in a Slaughterhouse, else 0), the opening hands drawn from the tops
+    (``opening_hand``: Playing Deck, then Supply Pile), the first player's turn begun (DECLARE).
+    ``new_game`` then takes the automatic steps; there are none here: a fresh DECLARE always
+    offers PLAY_TURN and PASS (no seat has passed yet). The pgx fields are ``settle``'s."""
+    from .jax_observe import observe
+    from .rules.setup import max_game_length
+
+    n, k = config.num_players, config.pool.size
+    cards = card_arrays(config.pool)
+    decks = twin_decks(config)
+    from_playing, from_supply = config.opening_hand
+    template = _host_blank(config)
+    limit = max_game_length(config)
+
+    def draw_tops(pile, size, amount):
+        taken = jnp.minimum(size, amount)
+        return jax.vmap(lambda p, s, t: _top_counts(p, s, t, k))(pile, size, taken), taken
+
+    def init(key: jax.Array):
+        deal = deal_orders(config, key)
+        from_deck, drawn_p = draw_tops(deal["playing"], deal["playing_size"], from_playing)
+        from_pile, drawn_s = draw_tops(deal["supply"], deal["supply_size"], from_supply)
+        first = deal["first"]
+        starts = jnp.arange(n) == first
+        state = jax.device_put(template).replace(
+            deck_id=deal["choice"].astype(template.deck_id.dtype),
+            empire=jnp.asarray(decks.empire)[deal["choice"]].astype(template.empire.dtype),
+            hand=(from_deck + from_pile).astype(template.hand.dtype),
+            playing_deck=jnp.where(
+                jnp.arange(template.playing_deck.shape[1])[None, :] < (deal["playing_size"] - drawn_p)[:, None],
+                deal["playing"],
+                -1,
+            ).astype(template.playing_deck.dtype),
+            playing_size=(deal["playing_size"] - drawn_p).astype(template.playing_size.dtype),
+            supply_pile=jnp.where(
+                jnp.arange(template.supply_pile.shape[1])[None, :] < (deal["supply_size"] - drawn_s)[:, None],
+                deal["supply"],
+                -1,
+            ).astype(template.supply_pile.dtype),
+            supply_size=(deal["supply_size"] - drawn_s).astype(template.supply_size.dtype),
+            deck_size=(deal["playing_size"] + deal["supply_size"]).astype(template.deck_size.dtype),
+            drawn_playing=drawn_p.astype(template.drawn_playing.dtype),
+            drawn_supply=drawn_s.astype(template.drawn_supply.dtype),
+            ch=jnp.full(n, config.target if config.slaughterhouse else 0, template.ch.dtype),
+            turns_taken=starts.astype(template.turns_taken.dtype),
+            turn_player=first.astype(template.turn_player.dtype),
+            first=first.astype(template.first.dtype),
+            phase=jnp.asarray(DECLARE, template.phase.dtype),
+            decks_public=jnp.asarray(config.decks != "random"),
+            decision_limit=jnp.asarray(limit, template.decision_limit.dtype),
+            deal_key=jnp.asarray(key, jnp.uint32),  # a raw key, uint32[2], as the twins take
+        )
+        return settle(cards, config, state, observe)
+
+    return init
+
+
+def settle(cards: CardArrays, config: GeneralsConfig, state, observe):
+    """The pgx fields of a state the rules have left: the seat to act (the turn player once
+    over), its legal mask (all False once over; the env adapter opens it, as pgx), its view,
+    the end flags."""
+    over = state.phase == OVER
+    seat = jnp.where(over, state.turn_player.astype(_I32), acting_seat(state))
+    mask = legal_mask(cards, config, state)
+    return state.replace(
+        current_player=seat.astype(state.current_player.dtype),
+        legal_action_mask=mask,
+        observation=observe(state, seat, config, cards),
+        terminated=over & (state.outcome != TRUNCATED),
+        truncated=over & (state.outcome == TRUNCATED),
+    )
+
+
+def python_deal_draws(config: GeneralsConfig):
+    """``draws(state)``: the ``core.rng.PresetDraws`` that make ``rules.setup.new_game`` deal
+    what the twin dealt into ``state`` (a fresh twin state, host or device): the decks (the
+    preset integers under ``allow_mirror``, else a permutation of ``deck_ids`` that begins with
+    them), each pile's shuffle, the first player; all redrawn from ``state.deal_key``."""
+    from ...core.rng import PresetDraws
+
+    orders = jax.jit(functools.partial(deal_orders, config))
+    count = len(deck_ids(config))
+
+    def draws(state) -> PresetDraws:
+        deal = jax.tree_util.tree_map(np.asarray, orders(jnp.asarray(np.asarray(state.deal_key), jnp.uint32)))
+        choice = [int(index) for index in deal["choice"]]
+        integers, permutations = [], []
+        if config.decks == "random":
+            if config.allow_mirror:
+                integers += choice
+            else:
+                permutations.append(choice + [index for index in range(count) if index not in choice])
+        for seat in range(config.num_players):
+            permutations.append(deal["playing_order"][seat][: int(deal["playing_size"][seat])].tolist())
+            permutations.append(deal["supply_order"][seat][: int(deal["supply_size"][seat])].tolist())
+        integers.append(int(deal["first"]))
+        return PresetDraws(integers=integers, permutations=permutations)
+
+    return draws

@@ -138,6 +138,9 @@ field                          dtype[shape]       meaning (the Python field of t
                                                   rounds x 6 seats x 28 + 6 x 4 x 2,000]; -1 stands
                                                   for the fresh state's "none" (Python 1 << 62,
                                                   before ``new_game`` sets it)
+``deal_key``                   uint32[2]          twin only: the key the deal was drawn from
+                                                  (``jax_rules.deal_orders`` redraws the piles'
+                                                  whole orders from it); zeros from ``from_python``
 =============================  =================  ===================================================
 """
 
@@ -275,6 +278,7 @@ class State(JaxState):
     decks_public: jax.Array
     decisions: jax.Array
     decision_limit: jax.Array
+    deal_key: jax.Array
 
 
 # --------------------------------------------------------------------------- sizes and decks
@@ -417,6 +421,7 @@ def _host_blank(config: GeneralsConfig) -> State:
         decks_public=scalar(np.bool_, False),
         decisions=scalar(np.int32),
         decision_limit=scalar(np.int32, NO_LIMIT),
+        deal_key=np.zeros(2, dtype=np.uint32),
         **pgx,
     )
     return State(**fields)
@@ -717,6 +722,7 @@ def _build_codec(config: GeneralsConfig) -> StateCodec:
             "last_battle_outcomes": lambda python: last_battle(python)[2],
             "last_battle_count": lambda python: last_battle(python)[3],
             "decision_limit": limit_in,
+            "deal_key": lambda python: np.zeros(2, dtype=np.uint32),  # a Python state has no key
         }
     )
     return state_codec(
