@@ -240,7 +240,8 @@ def deal_python(twin: Twin, host: Any, index: int, where: str) -> Any:
     """The Python game of one freshly dealt twin game (its deck, and its deal's draws)."""
     fresh = _leaf(host, index)
     draws = twin.python_draws(None, fresh) if twin.python_draws else np.random.default_rng(0)
-    python = twin.record.new_game(twin.config, draws, deck=twin.env.rules.python_deck(fresh))
+    deck = twin.env.rules.python_deck(fresh)  # None: the draws alone deal the game
+    python = twin.record.new_game(twin.config, draws, **({} if deck is None else {"deck": deck}))
     if isinstance(draws, PresetDraws) and draws.unused:
         raise Mismatch(f"{where}: the twin's deal drew {draws.unused} values the Python deal did not")
     return python

@@ -113,8 +113,8 @@ class JaxRules:
     #: rendering
     to_python: Callable[[Any], Any]
     #: ``python_deck(state)``: the ``deck`` reset option that makes the Python rules deal the
-    #: game of a freshly dealt twin state
-    python_deck: Callable[[Any], list[int]]
+    #: game of a freshly dealt twin state; None where ``python_draws`` alone makes them deal it
+    python_deck: Callable[[Any], list[int] | None]
     #: ``reshuffle_orders(before, after)``: for one step of one game, the card lists (top card
     #: last, as the Python rules keep a deck) that the Python rules' reshuffles in that step must
     #: produce to draw what the twin drew; empty when the step did not reshuffle

@@ -1,6 +1,7 @@
-"""The Empires and Generals twin's rules step (work in progress): the legal mask of every phase
-and the payment of ruling 24, for a twin ``State`` (``jax_state``), select-style (no Python
-branching on traced values), so ``jit`` and ``vmap`` apply.
+"""The Empires and Generals twin's rules (work in progress: not registered yet): the deal, the
+legal mask of every phase, every phase's apply and the whole step with its automatic steps, for
+a twin ``State`` (``jax_state``), select-style (no Python branching on traced values), so
+``jit`` and ``vmap`` apply.
 
 Written so far:
 
@@ -35,10 +36,11 @@ Written so far:
   ``python_deal_draws`` (the ``PresetDraws`` that make ``new_game`` deal the same) and
   ``settle`` (the pgx fields).
 
-Not written yet: the env's ``rules_for`` and its step (``apply_action`` then ``settle`` and
-the rewards), and the outcome names: the env's ``outcome_names[state.outcome]`` must read as
-``rules.outcome_name`` does ("won by player_2 (chancellor victory)"), so the outcome code has to
-carry the winner and the victory, which ``jax_state`` keeps in fields of their own today.
+- ``make_step``, ``python_draws`` and ``rules_for``: the env's record (``core.jax_game.JaxRules``);
+  outcome codes name the winner and the victory (``jax_state.won_code``, ``outcome_names``).
+
+Not done yet: the registration (``GameEntry.jax_rules``), the no-leak test, the soak, speed,
+training and a shipped policy.
 
 Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment needs them as
 numpy constants (the resource kinds, their values and copy bounds fix its shape).
@@ -71,7 +73,7 @@ from .jax_derived import (
     unit_life,
     unit_strength,
 )
-from .jax_state import VICTORY_NAMES, _host_blank, deck_ids, final_reward_table, twin_decks
+from .jax_state import VICTORY_NAMES, _host_blank, deck_ids, final_reward_table, twin_decks, won_code
 from .jax_tables import (
     TWIN_ABILITY_EFFECTS,
     TWIN_KEYWORDS,
@@ -96,7 +98,6 @@ from .state import (
     TARGET_PLAYER,
     TRUNCATED,
     WC,
-    WON,
 )
 
 __all__ = [
@@ -124,7 +125,9 @@ __all__ = [
     "enter_play",
     "legal_mask",
     "make_init",
+    "make_step",
     "python_deal_draws",
+    "python_draws",
     "payment_choice",
     "pay",
     "resolve_battle",
@@ -133,6 +136,7 @@ __all__ = [
     "play_kingdom_card",
     "play_unit",
     "resolve_phase",
+    "rules_for",
     "settle",
     "single_action",
 ]
@@ -495,9 +499,11 @@ def _leave(cards: CardArrays, config: GeneralsConfig, state, seat, place, active
 
 
 def _end_won(state, active):
-    """``outcome = WON``, ``phase = OVER`` when ``active``."""
+    """``outcome = WON`` (the code naming the winner and the victory, ``jax_state.won_code``),
+    ``phase = OVER`` when ``active``; the winner and the victory are set already."""
+    code = won_code(state.winner.astype(_I32), state.victory.astype(_I32))
     return state.replace(
-        outcome=jnp.where(active, WON, state.outcome).astype(state.outcome.dtype),
+        outcome=jnp.where(active, code, state.outcome).astype(state.outcome.dtype),
         phase=jnp.where(active, OVER, state.phase).astype(state.phase.dtype),
     )
 
@@ -1499,3 +1505,61 @@ def python_deal_draws(config: GeneralsConfig):
         return PresetDraws(integers=integers, permutations=permutations)
 
     return draws
+
+
+# --------------------------------------------------------------------------- the env's record
+
+
+def make_step(config: GeneralsConfig):
+    """The twin of ``rules.apply_action`` for one config, as ``core.jax_game.JaxRules.step``:
+    one legal action (``adapters.jax_env`` handles illegal actions and finished games), the
+    automatic steps after it, each seat's reward, the pgx fields. ``key`` is unused: nothing is
+    random after the deal."""
+    from .jax_observe import observe
+
+    cards = card_arrays(config.pool)
+
+    def step(state, action: jax.Array, key: jax.Array | None = None):
+        del key
+        after, earned = apply_action(cards, config, state, action)
+        settled = settle(cards, config, after, observe)
+        return settled.replace(rewards=earned.astype(state.rewards.dtype), step_count=state.step_count + 1)
+
+    return step
+
+
+def python_draws(config: GeneralsConfig):
+    """``JaxRules.python_draws``: for the deal (``before`` None) ``python_deal_draws``'s preset
+    draws; for a step, none (a ``PresetDraws`` with nothing preset, so a draw the Python rules
+    made after the deal would fail the lockstep)."""
+    from ...core.rng import PresetDraws
+
+    deal = python_deal_draws(config)
+    return lambda before, after: deal(after) if before is None else PresetDraws()
+
+
+def rules_for(config: GeneralsConfig):
+    """The Generals twin of one config, as ``core.jax_game.JaxRules`` (the card pool is checked
+    first: ``jax_tables.TwinUnsupportedError`` names a card the twin cannot play)."""
+    from ...core.jax_game import JaxRules
+    from . import GAME
+    from .jax_observe import observation_size, observe
+    from .jax_state import outcome_names, to_python
+
+    cards = card_arrays(config.pool)  # refuses an unsupported card by name, before anything is traced
+    return JaxRules(
+        name=GAME.name,
+        game=GAME,
+        config=config,
+        num_actions=layout_for(config.pool.size, config.offsets).size,
+        observation_size=observation_size(config),
+        init=make_init(config),
+        step=make_step(config),
+        observe=lambda state, seat: observe(state, seat, config, cards),
+        outcome_names=outcome_names(config),
+        to_python=lambda state: to_python(state, config),
+        python_deck=lambda state: None,
+        reshuffle_orders=lambda before, after: [],
+        num_players=config.num_players,
+        python_draws=python_draws(config),
+    )

@@ -120,9 +120,11 @@ field                          dtype[shape]       meaning (the Python field of t
 ``pending_card``               int16              a kind, -1 none
 ``pending_to_bf``              bool
 ``banned``                     bool[K]            Python: a set of kinds
-``outcome``                    int8               an index of ``OUTCOME_NAMES``: ``GameOutcome``'s
-                                                  values, then ``ILLEGAL`` (the env's illegal
-                                                  action; ``to_python`` reports it as truncated)
+``outcome``                    int8               an index of ``outcome_names(config)``: ONGOING and
+                                                  TRUNCATED as ``GameOutcome``, ``ILLEGAL`` (the
+                                                  env's illegal action; ``to_python`` reports it
+                                                  as truncated), a won game ``won_code(winner,
+                                                  victory)`` (never ``GameOutcome.WON`` itself)
 ``winner``                     int8               -1 none
 ``victory``                    int8               an index of ``VICTORY_NAMES`` ("", "chancellor",
                                                   "warlord")
@@ -178,6 +180,7 @@ from .state import (
 
 __all__ = [
     "ILLEGAL",
+    "WON_BASE",
     "MAX_BATTLE_STEPS",
     "OUTCOME_NAMES",
     "VICTORY_NAMES",
@@ -188,16 +191,44 @@ __all__ = [
     "from_python",
     "host_state",
     "make_codec",
+    "outcome_names",
     "to_python",
     "twin_decks",
+    "won_code",
 ]
 
-#: ``state.outcome`` indexes these: the Python rules' ``GameOutcome`` (ongoing, won, truncated),
-#: then the env's illegal action
+#: the Python rules' ``GameOutcome`` (ongoing, won, truncated), then the env's illegal action;
+#: ``outcome_names(config)`` goes on with a name per winner and victory
 OUTCOME_NAMES = (*(outcome.name.lower() for outcome in GameOutcome), ILLEGAL_ACTION_OUTCOME)
 ILLEGAL = len(GameOutcome)
 #: ``state.victory`` indexes these (the Python rules' ``victory`` strings)
 VICTORY_NAMES = ("", "chancellor", "warlord")
+#: the code of a won game: ``WON_BASE + 2 * winner + victory - 1`` (``won_code``); the code
+#: ``GameOutcome.WON`` itself is never written, so that ``outcome_names(config)[state.outcome]``
+#: reads as ``rules.outcome_name`` does ("won by player_2 (chancellor victory)")
+WON_BASE = ILLEGAL + 1
+
+
+def won_code(winner: Any, victory: Any) -> Any:
+    """The outcome code of a game won by seat ``winner`` with ``VICTORY_NAMES[victory]``
+    (Python ints, or arrays)."""
+    return WON_BASE + 2 * winner + victory - 1
+
+
+def outcome_names(config: GeneralsConfig) -> tuple[str, ...]:
+    """What each outcome code of the config's twin reads as (``rules.outcome_name``'s wording)."""
+    import types
+
+    from .rules.scoring import outcome_name
+
+    won = [
+        outcome_name(types.SimpleNamespace(outcome=GameOutcome.WON, winner=seat, victory=victory))  # type: ignore[arg-type]
+        for seat in range(config.num_players)
+        for victory in VICTORY_NAMES[1:]
+    ]
+    return (*OUTCOME_NAMES, *won)
+
+
 #: outcome steps of one battle (the module docstring says why two)
 MAX_BATTLE_STEPS = 2
 #: the twin's ``decision_limit`` for the fresh Python state's "none"
@@ -678,7 +709,14 @@ def _build_codec(config: GeneralsConfig) -> StateCodec:
 
     def outcome(host: Any, config: GeneralsConfig) -> GameOutcome:
         code = int(host.outcome)
+        if code >= WON_BASE:
+            return GameOutcome.WON
         return GameOutcome(code) if code < ILLEGAL else TRUNCATED
+
+    def outcome_code(python: GeneralsState) -> int:
+        if python.outcome == GameOutcome.WON:
+            return won_code(python.winner, victory_code(python))
+        return int(python.outcome)
 
     def victory_code(python: GeneralsState) -> int:
         if python.victory not in VICTORY_NAMES:
@@ -713,7 +751,7 @@ def _build_codec(config: GeneralsConfig) -> StateCodec:
     from_python.update(
         {
             "battle_on": lambda python: python.battle is not None,
-            "outcome": lambda python: int(python.outcome),
+            "outcome": outcome_code,
             "victory": victory_code,
             "finish_order": lambda python: list(python.finish_order) + [-1] * (n - len(python.finish_order)),
             "finish_count": lambda python: len(python.finish_order),
