@@ -8,14 +8,18 @@ TORCH ?= torch==2.13.0
 
 .PHONY: demo test package-check soak bench docs clean
 
+# pip compiles every installed module to bytecode one file at a time (most of the install's
+# time); --no-compile skips that and compileall does it on every core. A file compileall cannot
+# compile (test data of some packages) only means Python compiles it if it is ever imported.
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --no-compile --upgrade pip
 
 # torch first, so that the train extra (stable-baselines3) finds it and pulls nothing bigger
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet '$(TORCH)'
-	$(PY) -m pip install --quiet -e '.[dev,train,distributed,jax]'
+	$(PY) -m pip install --quiet --no-compile '$(TORCH)'
+	$(PY) -m pip install --quiet --no-compile -e '.[dev,train,distributed,jax]'
+	$(PY) -m compileall -q -j 0 $(VENV)/lib > /dev/null || true
 	touch $@
 
 # the scripts in experiments/ call `python -m empire_envs <command>`; demo.py adds the demo's config

@@ -269,6 +269,7 @@ GAMES: tuple[GameEntry, ...] = (
         speed_peer="pz_texas_holdem",
         rules_page="docs/rules/generals.md",
         env_name="generals_v0",
+        jax_rules="empire_envs.games.generals.jax_rules:rules_for",
     ),
 )
 

@@ -106,8 +106,11 @@ class Twin:
         return self.env.num_players
 
 
-def compile_twin(env: Any, batch: int) -> Twin:
-    """The batched, jitted functions of ``env`` (nothing is compiled before the first call)."""
+def compile_twin(env: Any, batch: int, step_options: dict[str, Any] | None = None) -> Twin:
+    """The batched, jitted functions of ``env`` (nothing is compiled before the first call).
+    ``step_options``: XLA options for the step alone (``jax.jit``'s ``compiler_options``), e.g.
+    the backend optimisation level for a step whose run time outweighs its compile time in a
+    long lockstep (the suite compiles at level 0, ``conftest.TEST_XLA_FLAGS``)."""
     seats = jnp.arange(env.num_players, dtype=jnp.int32)
     # the seat is traced here (an int32 array): observe takes a seat inside jit
     every_seat = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
@@ -115,7 +118,7 @@ def compile_twin(env: Any, batch: int) -> Twin:
         env=env,
         batch=batch,
         init=jax.jit(jax.vmap(env.init)),
-        step=jax.jit(jax.vmap(env.step)),
+        step=jax.jit(jax.vmap(env.step), compiler_options=step_options),
         observe_seats=jax.jit(lambda state: every_seat(state, seats)),
         python_draws=env.rules.python_draws,
         reshuffle_orders=env.rules.reshuffle_orders,
@@ -225,15 +228,27 @@ def play_lockstep(
     batch: int = 100,
     flags: dict[str, Any] | None = None,
     twin: Twin | None = None,
+    keys: np.ndarray | None = None,
 ) -> LockstepReport:
     """Play ``games`` games of ``env_id`` (with variant ``flags``) on both sides, in batches of
     ``batch``; raise ``Mismatch`` at the first difference. ``twin`` replaces the compiled twin
-    (the planted-difference tests pass one with a difference)."""
+    (the planted-difference tests pass one with a difference); ``keys`` (``uint32[games, 2]``)
+    deal the games instead of keys split from ``seed`` (a test that needs given deals)."""
     twin = twin or compiled(env_id, batch, as_flags(flags or {}))
+    if keys is not None and len(keys) != games:
+        raise ValueError(f"keys: one per game, {games}; got {len(keys)}")
     report = LockstepReport()
     for first in range(0, games, twin.batch):
-        _play_batch(twin, policy, min(twin.batch, games - first), seed + first, report)
+        count = min(twin.batch, games - first)
+        chosen = None if keys is None else _padded(np.asarray(keys[first : first + count], np.uint32), twin.batch)
+        _play_batch(twin, policy, count, seed + first, report, chosen)
     return report
+
+
+def _padded(keys: np.ndarray, batch: int) -> np.ndarray:
+    """``keys`` with copies of its last row up to ``batch`` rows (the rows past the games are
+    dealt and stepped, never compared)."""
+    return np.concatenate([keys, np.repeat(keys[-1:], batch - len(keys), axis=0)])
 
 
 def deal_python(twin: Twin, host: Any, index: int, where: str) -> Any:
@@ -247,9 +262,11 @@ def deal_python(twin: Twin, host: Any, index: int, where: str) -> Any:
     return python
 
 
-def _play_batch(twin: Twin, policy: Policy, count: int, seed: int, report: LockstepReport) -> None:
+def _play_batch(
+    twin: Twin, policy: Policy, count: int, seed: int, report: LockstepReport, keys: np.ndarray | None = None
+) -> None:
     record, env_id = twin.record, twin.env.id
-    keys = jax.random.split(jax.random.PRNGKey(seed), twin.batch)
+    keys = jax.random.split(jax.random.PRNGKey(seed), twin.batch) if keys is None else jax.device_put(keys)
     state = twin.init(keys)
     rng = np.random.default_rng(seed)
     host = _host(state)

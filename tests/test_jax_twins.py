@@ -37,6 +37,7 @@ ONE_SEAT_IDS = [env_id for env_id in TWIN_IDS if entry(env_id).api == "gymnasium
 SOLO_IDS = [env_id for env_id in ONE_SEAT_IDS if entry(env_id).game == "solo"]
 MAP_DUEL_IDS = [item.env_id for item in empire_envs.ENTRIES if item.game == "map_duel"]
 PILLARS_IDS = [item.env_id for item in empire_envs.ENTRIES if item.game in ("pillars", "pillars_campaign")]
+GENERALS_IDS = [item.env_id for item in empire_envs.ENTRIES if item.game == "generals"]
 RANDOM_GAMES, AGENT_GAMES = 200, 100
 SOAK_GAMES = 20_000
 
@@ -50,14 +51,16 @@ def _agent(env_id: str):
     return agent_policy(lambda: make_agent(name, game))
 
 
-def test_every_one_seat_game_map_duel_and_pillars_have_a_twin():
+def test_every_registered_id_has_a_twin():
     """Every Gymnasium id has a twin, and so have the five Map Duel ids (the first multiplayer
-    twin, issue 27) and the eight Pillars ids, its campaign included (issue 29); Empires and
-    Generals has none yet."""
+    twin, issue 27), the eight Pillars ids, its campaign included (issue 29), and the seven
+    Empires and Generals ids (issue 30): every registered id."""
     one_seat = {item.env_id for item in empire_envs.ENTRIES if item.api == "gymnasium"}
     assert len(MAP_DUEL_IDS) == 5
     assert len(PILLARS_IDS) == 8
-    assert set(TWIN_IDS) == one_seat | set(MAP_DUEL_IDS) | set(PILLARS_IDS)
+    assert len(GENERALS_IDS) == 7
+    assert set(TWIN_IDS) == one_seat | set(MAP_DUEL_IDS) | set(PILLARS_IDS) | set(GENERALS_IDS)
+    assert set(TWIN_IDS) == {item.env_id for item in empire_envs.ENTRIES}
     assert set(ONE_SEAT_IDS) == one_seat
 
 

@@ -43,7 +43,14 @@ def _config(name: str) -> GeneralsConfig:
     return GeneralsConfig(**CONFIGS[name])
 
 
-@pytest.mark.parametrize("name", [*CONFIGS, "named decks"])
+@pytest.mark.parametrize(
+    "name",
+    # the whole games of test_jax_twin.py deal Generals-v0 in make test; the soak deals them all
+    [
+        name if name == "Generals-v0" else pytest.param(name, marks=pytest.mark.soak)
+        for name in [*CONFIGS, "named decks"]
+    ],
+)
 def test_the_deal_equals_new_game_given_the_same_draws(name):
     config = _config(name)
     init = jax.jit(jax.vmap(jax_rules.make_init(config)))

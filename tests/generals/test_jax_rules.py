@@ -1,4 +1,8 @@
-"""The Generals twin's rules step (``jax_rules``, work in progress) against the Python rules.
+"""The Generals twin's rules step (``jax_rules``), part by part, against the Python rules.
+
+Each part is compiled on its own, so these tests cost more compile time than whole games do:
+they run in the soak (``pytest -m soak``), the payment tests also in ``make test``; the whole
+games of ``tests/generals/test_jax_twin.py`` play every part in ``make test``.
 
 - ``legal_mask`` equals ``rules.legal_mask`` (and ``acting_seat`` ``acting_player``) on states
   of seeded random legal games of every registered Generals id and of ``max_generals=3``
@@ -94,6 +98,7 @@ def _stacked(config: GeneralsConfig, points) -> jax_state.State:
     return jax.tree_util.tree_map(lambda *leaves: np.stack(leaves), *hosts)
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_legal_mask_equals_python(name):
     config = _config(name)
@@ -116,6 +121,7 @@ def test_legal_mask_equals_python(name):
     assert {Phase(p.phase) for p in points} >= {Phase.DECLARE, Phase.KINGDOM, Phase.ARMY, Phase.ATTACK, Phase.OVER}
 
 
+@pytest.mark.soak
 def test_the_games_reach_every_phase():
     phases = {Phase(p.phase) for name in CONFIGS for p in _points(name)}
     assert phases == set(Phase), set(Phase) - phases
@@ -169,6 +175,7 @@ def test_payment_prefers_fewer_cards_then_lower_refs():
     assert spent.sum() == 1 and spent[ones[0]] == 1  # the lowest ref of value 1
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
 def test_end_turn_equals_python(name):
 
@@ -186,6 +193,7 @@ def test_end_turn_equals_python(name):
     assert (True, False) in checked and (False, False) in checked
 
 
+@pytest.mark.soak
 def test_end_turn_truncates_at_the_round_limit():
 
     name = "Generals-v0"
@@ -212,6 +220,7 @@ def _row_of(batch, index):
     return jax.tree_util.tree_map(lambda leaf: np.asarray(leaf[index]), batch)
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals4pSlaughter-v0", *SCORING])
 def test_change_ch_equals_python(name):
     """``change_ch`` (with the victory, elimination, last seat standing and shares it sets off)
@@ -276,6 +285,7 @@ KINGDOM_APPLIES = {
 }
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "draw both deckout shaping", "3p deckout"])
 def test_declare_draw_discard_equal_python(name):
     """``apply_declare``, ``apply_draw`` (with ``_continue_draw`` and the Harvest) and
@@ -288,6 +298,7 @@ def test_declare_draw_discard_equal_python(name):
     assert ("deck-out" in seen) == _config(name).deckout_loses, seen
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "3p placement shaping"])
 def test_kingdom_phase_equals_python(name):
     """``apply_kingdom`` (``play_kingdom_card`` with ``pay``: statics, main tactics, the
@@ -361,6 +372,7 @@ def _one_steps(name, applies, thin=False, extra=None):
     return seen
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0"])
 def test_resolve_phase_equals_python(name):
     config = _config(name)
@@ -400,6 +412,7 @@ def _armed(points, rng):
     return planted
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "max_generals=3", "3p placement shaping"])
 def test_army_phase_equals_python(name):
     """``apply_army`` (``play_unit``, ``enter_play``, ``activate``, Soldier discards) and
@@ -411,6 +424,7 @@ def test_army_phase_equals_python(name):
         assert {(Phase.ARMY, Phase.REPLACE_GENERAL), (Phase.REPLACE_GENERAL, Phase.ARMY)} <= seen, seen
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
 def test_attack_phase_equals_python(name):
     """``apply_attack`` against the Python phase's ``apply`` alone: END_PHASE (``resolve_phase``:
@@ -420,6 +434,7 @@ def test_attack_phase_equals_python(name):
     assert {(Phase.ATTACK, Phase.ATTACK), (Phase.ATTACK, Phase.BLOCK), (Phase.ATTACK, Phase.DECLARE)} <= seen, seen
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
 def test_block_phase_equals_python(name):
     """``apply_block`` (with ``resolve_battle``, ``kill_tests`` and ``_finish_battle`` when the
@@ -444,6 +459,7 @@ def _windows_done(points, rng):
     return done
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["Generals-v0", "Generals3p-v0", "Generals4pSlaughter-v0"])
 def test_tactic_phase_equals_python(name):
     """``apply_tactic`` (``_play_tactic``, then the defender's turn or ``resolve_battle``) against
@@ -484,6 +500,7 @@ def _tactic_windows(points, rng):
     return windows + planted
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("name", ["3p placement shaping"])
 def test_apply_action_equals_python(name):
     """``apply_action`` (``do_step`` of every phase, the automatic steps, the final results and
