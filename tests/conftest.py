@@ -42,6 +42,7 @@ for _flag in TEST_XLA_FLAGS:
 #: on one worker): they start first, while the other worker takes the rest
 LONGEST_FIRST = (
     "tests/pillars/test_jax_twin.py",
+    "tests/generals/test_jax_twin.py",
     "tests/test_jax_twins.py",
     "tests/map_duel/test_jax_twin.py",
     "tests/solo/test_properties.py",
