@@ -36,6 +36,7 @@ from empire_envs.games.generals.state import (  # noqa: F401
     ONGOING,
     WC,
     GeneralsState,
+    Phase,
     Unit,
     new_counts,
 )
@@ -293,3 +294,18 @@ def kill_tests_for(state: GeneralsState, attacker: int, a_slot: int, defender: i
     probe.battle.blocker = b_slot
     probe.battle.blocker_declared = True
     return rules.kill_tests(probe)
+
+
+#: the actions that decline to fight: the end of a phase, no blocker, no tactic
+DECLINING = frozenset({END_PHASE, NO_BLOCK, NO_TACTIC})
+
+
+def fighting_action(state: GeneralsState, rng: np.random.Generator) -> int:
+    """A random legal action that, in the Attack, Block and Tactic phases, fights (attacks,
+    blocks, plays a tactic) 85% of the time when it can, so random games reach battles."""
+    legal = rules.legal_actions(state)
+    if state.phase in (Phase.ATTACK, Phase.BLOCK, Phase.TACTIC) and rng.random() < 0.85:
+        fighting = [action for action in legal if action not in DECLINING]
+        if fighting:
+            return fighting[int(rng.integers(len(fighting)))]
+    return legal[int(rng.integers(len(legal)))]

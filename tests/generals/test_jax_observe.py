@@ -38,6 +38,7 @@ from empire_envs.games.generals.config import UNIT_SLOTS, GeneralsConfig  # noqa
 from empire_envs.games.generals.jax_tables import STATIC_INDEX, TWIN_KEYWORDS, card_arrays  # noqa: E402
 from empire_envs.games.generals.state import BF, WC, GeneralsState, Phase  # noqa: E402
 from empire_envs.registry import game_entry  # noqa: E402
+from tests.generals.helpers import fighting_action  # noqa: E402
 
 #: every registered Generals id and its config kwargs, and max_generals=3 (REPLACE_GENERAL)
 CONFIGS = {variant.name: dict(variant.kwargs) for variant in game_entry("generals").variants}
@@ -48,7 +49,6 @@ SAMPLE_EVERY = 12
 #: (state, seat) pairs per compiled batch; a config's pairs are padded to a multiple of it
 CHUNK = 1024
 #: the passes the random policy mostly avoids in ATTACK, BLOCK and TACTIC
-PASSES = frozenset({rules.END_PHASE, rules.NO_BLOCK, rules.NO_TACTIC})
 SPECIAL = {Phase.BLOCK, Phase.TACTIC, Phase.TARGET_PLAYER, Phase.TARGET_KIND, Phase.REPLACE_GENERAL}
 
 
@@ -60,13 +60,6 @@ def _config(name: str) -> GeneralsConfig:
 # --------------------------------------------------------------------------- states to compare
 
 
-def _choose(state: GeneralsState, rng: np.random.Generator) -> int:
-    legal = rules.legal_actions(state)
-    if state.phase in (Phase.ATTACK, Phase.BLOCK, Phase.TACTIC) and rng.random() < 0.85:
-        active = [action for action in legal if action not in PASSES]
-        if active:
-            return active[int(rng.integers(len(active)))]
-    return legal[int(rng.integers(len(legal)))]
 
 
 def _fresh(config: GeneralsConfig) -> GeneralsState:
@@ -87,7 +80,7 @@ def _points(name: str) -> tuple[GeneralsState, ...]:
             every = 4 if not all(player.alive for player in state.players) else SAMPLE_EVERY
             if state.battle is not None or state.phase in SPECIAL or step % every == 0:
                 points.append(state.clone())
-            rules.apply_action(state, _choose(state, rng), rng)
+            rules.apply_action(state, fighting_action(state, rng), rng)
             step += 1
         points.append(state)
     return tuple(points)

@@ -43,6 +43,7 @@ from empire_envs.games.generals.jax_tables import card_arrays  # noqa: E402
 from empire_envs.games.generals.rules import scoring, turn  # noqa: E402
 from empire_envs.games.generals.state import GeneralsState, Phase  # noqa: E402
 from empire_envs.registry import game_entry  # noqa: E402
+from tests.generals.helpers import fighting_action  # noqa: E402
 
 CONFIGS = {variant.name: dict(variant.kwargs) for variant in game_entry("generals").variants}
 CONFIGS["max_generals=3"] = {"max_generals": 3}
@@ -56,7 +57,6 @@ SCORING = {
 }
 GAMES = 3
 SAMPLE_EVERY = 3
-PASSES = frozenset({rules.END_PHASE, rules.NO_BLOCK, rules.NO_TACTIC})
 
 
 @functools.cache
@@ -64,13 +64,6 @@ def _config(name: str) -> GeneralsConfig:
     return GeneralsConfig(**{**CONFIGS, **SCORING}[name])
 
 
-def _choose(state: GeneralsState, rng: np.random.Generator) -> int:
-    legal = rules.legal_actions(state)
-    if state.phase in (Phase.ATTACK, Phase.BLOCK, Phase.TACTIC) and rng.random() < 0.85:
-        active = [action for action in legal if action not in PASSES]
-        if active:
-            return active[int(rng.integers(len(active)))]
-    return legal[int(rng.integers(len(legal)))]
 
 
 @functools.cache
@@ -86,7 +79,7 @@ def _points(name: str) -> tuple[GeneralsState, ...]:
         while state.phase != Phase.OVER:
             if state.battle is not None or state.phase >= Phase.BLOCK or step % SAMPLE_EVERY == 0:
                 points.append(state.clone())
-            rules.apply_action(state, _choose(state, rng), rng)
+            rules.apply_action(state, fighting_action(state, rng), rng)
             step += 1
         points.append(state)
     return tuple(points)

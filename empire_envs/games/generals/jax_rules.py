@@ -641,6 +641,23 @@ def _harvest(cards: CardArrays, config: GeneralsConfig, state, seat, earned, act
     return change_ch(cards, config, state, seat, delta, earned)
 
 
+def _take_tops(state, seat, from_playing, from_supply, k: int):
+    """``seat`` draws the top ``from_playing`` cards of its Playing Deck and ``from_supply`` of
+    its Supply Pile into its hand (``rules.effects.draw``), each pile's draw count raised."""
+    mine = jnp.arange(state.playing_size.shape[0]) == seat
+    playing, supply = _row(state.playing_size, seat).astype(_I32), _row(state.supply_size, seat).astype(_I32)
+    drawn = _top_counts(_row(state.playing_deck, seat), playing, from_playing, k) + _top_counts(
+        _row(state.supply_pile, seat), supply, from_supply, k
+    )
+    return state.replace(
+        hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
+        playing_size=(state.playing_size - jnp.where(mine, from_playing, 0)).astype(state.playing_size.dtype),
+        supply_size=(state.supply_size - jnp.where(mine, from_supply, 0)).astype(state.supply_size.dtype),
+        drawn_playing=(state.drawn_playing + jnp.where(mine, from_playing, 0)).astype(state.drawn_playing.dtype),
+        drawn_supply=(state.drawn_supply + jnp.where(mine, from_supply, 0)).astype(state.drawn_supply.dtype),
+    )
+
+
 def _continue_draw(cards: CardArrays, config: GeneralsConfig, state, earned, active):
     """``rules.turn._continue_draw`` when ``active`` (rulings 21-22): under ``draw_mode="both"``
     every draw left takes the top card of each pile at once while a pile holds a card; draws
@@ -648,24 +665,13 @@ def _continue_draw(cards: CardArrays, config: GeneralsConfig, state, earned, act
     dropped; no draw left: the Harvest. Under ``"choose"`` draws left with a card somewhere wait
     for a decision."""
     seat = state.turn_player.astype(_I32)
-    n, k = config.num_players, config.pool.size
-    mine = jnp.arange(n) == seat
+    k = config.pool.size
     if config.draw_mode == "both":
         left = state.draws_left.astype(_I32)
         playing, supply = _row(state.playing_size, seat).astype(_I32), _row(state.supply_size, seat).astype(_I32)
         rounds = jnp.where(active, jnp.clip(jnp.minimum(left, jnp.maximum(playing, supply)), 0), 0)
-        from_playing, from_supply = jnp.minimum(rounds, playing), jnp.minimum(rounds, supply)
-        drawn = _top_counts(_row(state.playing_deck, seat), playing, from_playing, k) + _top_counts(
-            _row(state.supply_pile, seat), supply, from_supply, k
-        )
-        state = state.replace(
-            hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
-            playing_size=(state.playing_size - jnp.where(mine, from_playing, 0)).astype(state.playing_size.dtype),
-            supply_size=(state.supply_size - jnp.where(mine, from_supply, 0)).astype(state.supply_size.dtype),
-            drawn_playing=(state.drawn_playing + jnp.where(mine, from_playing, 0)).astype(state.drawn_playing.dtype),
-            drawn_supply=(state.drawn_supply + jnp.where(mine, from_supply, 0)).astype(state.drawn_supply.dtype),
-            draws_left=(left - rounds).astype(state.draws_left.dtype),
-        )
+        state = _take_tops(state, seat, jnp.minimum(rounds, playing), jnp.minimum(rounds, supply), k)
+        state = state.replace(draws_left=(left - rounds).astype(state.draws_left.dtype))
     need = state.draws_left > 0
     empty = (_row(state.playing_size, seat) == 0) & (_row(state.supply_size, seat) == 0)
     out = active & need & empty & config.deckout_loses
@@ -695,23 +701,13 @@ def apply_draw(cards: CardArrays, config: GeneralsConfig, state, action):
     chosen pile (``pile[size - 1]``; ``rules.effects.draw``) to the hand, its draw count + 1, a
     draw used, then ``_continue_draw``."""
     seat = state.turn_player.astype(_I32)
-    n, k = config.num_players, config.pool.size
-    mine = jnp.arange(n) == seat
+    k = config.pool.size
     from_playing = jnp.asarray(action) == DRAW_PLAYING
     playing, supply = _row(state.playing_size, seat).astype(_I32), _row(state.supply_size, seat).astype(_I32)
     take_p = jnp.where(from_playing, jnp.minimum(playing, 1), 0)
     take_s = jnp.where(from_playing, 0, jnp.minimum(supply, 1))
-    drawn = _top_counts(_row(state.playing_deck, seat), playing, take_p, k) + _top_counts(
-        _row(state.supply_pile, seat), supply, take_s, k
-    )
-    state = state.replace(
-        hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
-        playing_size=(state.playing_size - jnp.where(mine, take_p, 0)).astype(state.playing_size.dtype),
-        supply_size=(state.supply_size - jnp.where(mine, take_s, 0)).astype(state.supply_size.dtype),
-        drawn_playing=(state.drawn_playing + jnp.where(mine, take_p, 0)).astype(state.drawn_playing.dtype),
-        drawn_supply=(state.drawn_supply + jnp.where(mine, take_s, 0)).astype(state.drawn_supply.dtype),
-        draws_left=(state.draws_left - 1).astype(state.draws_left.dtype),
-    )
+    state = _take_tops(state, seat, take_p, take_s, k)
+    state = state.replace(draws_left=(state.draws_left - 1).astype(state.draws_left.dtype))
     return _continue_draw(cards, config, state, _zeros(config), jnp.asarray(True))
 
 
