@@ -48,7 +48,7 @@ GAMES = 8
 SAMPLE_EVERY = 12
 #: (state, seat) pairs per compiled batch; a config's pairs are padded to a multiple of it
 CHUNK = 1024
-#: the passes the random policy mostly avoids in ATTACK, BLOCK and TACTIC
+#: the phases whose every point is kept (the rarer decisions)
 SPECIAL = {Phase.BLOCK, Phase.TACTIC, Phase.TARGET_PLAYER, Phase.TARGET_KIND, Phase.REPLACE_GENERAL}
 
 
@@ -58,8 +58,6 @@ def _config(name: str) -> GeneralsConfig:
 
 
 # --------------------------------------------------------------------------- states to compare
-
-
 
 
 def _fresh(config: GeneralsConfig) -> GeneralsState:

@@ -64,8 +64,6 @@ def _config(name: str) -> GeneralsConfig:
     return GeneralsConfig(**{**CONFIGS, **SCORING}[name])
 
 
-
-
 @functools.cache
 def _points(name: str) -> tuple[GeneralsState, ...]:
     """Every ``SAMPLE_EVERY``-th point of ``GAMES`` seeded games, every point of a special phase

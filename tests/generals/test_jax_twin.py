@@ -43,6 +43,7 @@ from empire_envs.agents.base import make_agent  # noqa: E402
 from empire_envs.games.generals import jax_rules  # noqa: E402
 from empire_envs.games.generals.actions import Kind  # noqa: E402
 from empire_envs.games.generals.jax_state import deck_ids  # noqa: E402
+from tests.generals.helpers import DECLINING  # noqa: E402
 from tests.generals.pools import random_pool_file  # noqa: E402
 from tests.jax_twins import (  # noqa: E402
     LockstepReport,
@@ -73,8 +74,9 @@ PAIRINGS_FLAGS = {
 }
 #: 3 seats paid by place, playing on for second place
 PLACEMENT_FLAGS = {"num_players": 3, "reward_scheme": "placement", "play_for_second": True, "shaping": 0.05}
-#: the actions that decline to act (the first actions of every table, whatever the pool)
-PASSIVE = np.array([Kind.PASS, Kind.END_PHASE, Kind.NO_BLOCK, Kind.NO_TACTIC])
+#: the actions that decline to act: a pass of the turn and the declines of the fights (the first
+#: actions of every table, whatever the pool)
+PASSIVE = np.array(sorted(DECLINING | {Kind.PASS}))
 #: generated card pools (``tests.generals.pools``): ``make test`` plays the first, the soak all
 POOL_SEEDS = range(50)
 POOL_GAMES = 8

@@ -375,9 +375,11 @@ def payment_choice(cards: CardArrays, ready: jax.Array, need: jax.Array) -> jax.
 # --------------------------------------------------------------------------- the end of a turn
 
 
+@functools.cache
 def _no_battle(config: GeneralsConfig) -> dict[str, np.ndarray]:
     """The ``battle_*`` fields of the twin without a battle (``jax_state``'s fresh
-    ``Battle(-1, -1, -1, BF)``), the values ``state.battle = None`` writes."""
+    ``Battle(-1, -1, -1, BF)``), the values ``state.battle = None`` writes; built once per
+    config (the step's trace asks for them at every end of a turn, phase and battle)."""
     with jax.ensure_compile_time_eval():  # the blank state's pgx fields are built with jnp
         blank = _host_blank(config)
     names = [field.name for field in dataclasses.fields(blank)]
@@ -641,21 +643,33 @@ def _harvest(cards: CardArrays, config: GeneralsConfig, state, seat, earned, act
     return change_ch(cards, config, state, seat, delta, earned)
 
 
-def _take_tops(state, seat, from_playing, from_supply, k: int):
-    """``seat`` draws the top ``from_playing`` cards of its Playing Deck and ``from_supply`` of
-    its Supply Pile into its hand (``rules.effects.draw``), each pile's draw count raised."""
-    mine = jnp.arange(state.playing_size.shape[0]) == seat
-    playing, supply = _row(state.playing_size, seat).astype(_I32), _row(state.supply_size, seat).astype(_I32)
-    drawn = _top_counts(_row(state.playing_deck, seat), playing, from_playing, k) + _top_counts(
-        _row(state.supply_pile, seat), supply, from_supply, k
-    )
+#: each pile a seat draws from: (its cards, its size, its draw count), as ``jax_state`` names them
+_PILES = {
+    "playing": ("playing_deck", "playing_size", "drawn_playing"),
+    "supply": ("supply_pile", "supply_size", "drawn_supply"),
+}
+
+
+def _draw_from(state, seat, pile: str, taken, k: int):
+    """``seat`` draws the top ``taken`` cards of one pile (``"playing"`` or ``"supply"``, at
+    most its size) into its hand (``rules.effects.draw``), the pile's draw count raised."""
+    cards_field, size_field, drawn_field = _PILES[pile]
+    mine = jnp.arange(state.alive.shape[0]) == seat
+    size = _row(getattr(state, size_field), seat).astype(_I32)
+    drawn = _top_counts(_row(getattr(state, cards_field), seat), size, taken, k)
     return state.replace(
         hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
-        playing_size=(state.playing_size - jnp.where(mine, from_playing, 0)).astype(state.playing_size.dtype),
-        supply_size=(state.supply_size - jnp.where(mine, from_supply, 0)).astype(state.supply_size.dtype),
-        drawn_playing=(state.drawn_playing + jnp.where(mine, from_playing, 0)).astype(state.drawn_playing.dtype),
-        drawn_supply=(state.drawn_supply + jnp.where(mine, from_supply, 0)).astype(state.drawn_supply.dtype),
+        **{
+            name: (getattr(state, name) + jnp.where(mine, sign * taken, 0)).astype(getattr(state, name).dtype)
+            for name, sign in ((size_field, -1), (drawn_field, 1))
+        },
     )
+
+
+def _take_tops(state, seat, from_playing, from_supply, k: int):
+    """``seat`` draws the top ``from_playing`` cards of its Playing Deck and ``from_supply`` of
+    its Supply Pile into its hand, each pile's draw count raised."""
+    return _draw_from(_draw_from(state, seat, "playing", from_playing, k), seat, "supply", from_supply, k)
 
 
 def _continue_draw(cards: CardArrays, config: GeneralsConfig, state, earned, active):
@@ -790,10 +804,8 @@ def play_kingdom_card(cards: CardArrays, config: GeneralsConfig, state, seat, ki
         + (is_capitol & (old_capitol >= 0) & (jnp.arange(k) == old_capitol))
     ).astype(_I32)
     draws = tactic & (effect == TWIN_TACTIC_EFFECTS.index("draw"))
-    playing = _row(paid.playing_size, seat).astype(_I32)
-    taken = jnp.where(draws, jnp.minimum(amount, playing), 0)
-    drawn = _top_counts(_row(paid.playing_deck, seat), playing, taken, k)
-    hand = paid.hand - jnp.where(mine[:, None], one[None, :], 0) + jnp.where(mine[:, None], drawn[None, :], 0)
+    paid = _draw_playing(paid, seat, jnp.where(draws, amount, 0), k)
+    hand = paid.hand - jnp.where(mine[:, None], one[None, :], 0)
     destroys = tactic & (effect == TWIN_TACTIC_EFFECTS.index("destroy_kingdom"))
     played = paid.replace(
         hand=hand.astype(paid.hand.dtype),
@@ -802,8 +814,6 @@ def play_kingdom_card(cards: CardArrays, config: GeneralsConfig, state, seat, ki
         strategy=jnp.where(mine & is_strategy, kind, paid.strategy).astype(paid.strategy.dtype),
         capitol=jnp.where(mine & is_capitol, kind, paid.capitol).astype(paid.capitol.dtype),
         discard=(paid.discard + jnp.where(mine[:, None], to_discard[None, :], 0)).astype(paid.discard.dtype),
-        playing_size=(paid.playing_size - jnp.where(mine, taken, 0)).astype(paid.playing_size.dtype),
-        drawn_playing=(paid.drawn_playing + jnp.where(mine, taken, 0)).astype(paid.drawn_playing.dtype),
         phase=jnp.where(destroys, TARGET_PLAYER, paid.phase).astype(paid.phase.dtype),
     )
     state = _choose(active, played, state)
@@ -874,15 +884,8 @@ def _in_block(config: GeneralsConfig, action, kind: Kind):
 def _draw_playing(state, seat, amount, k):
     """The state after ``amount`` ``rules.effects.draw`` from the seat's Playing Deck (each
     while it holds a card): the top cards to the hand, ``drawn_playing`` counts them."""
-    mine = jnp.arange(state.alive.shape[0]) == seat
     playing = _row(state.playing_size, seat).astype(_I32)
-    taken = jnp.clip(jnp.minimum(jnp.asarray(amount, _I32), playing), 0)
-    drawn = _top_counts(_row(state.playing_deck, seat), playing, taken, k)
-    return state.replace(
-        hand=(state.hand + jnp.where(mine[:, None], drawn[None, :], 0)).astype(state.hand.dtype),
-        playing_size=(state.playing_size - jnp.where(mine, taken, 0)).astype(state.playing_size.dtype),
-        drawn_playing=(state.drawn_playing + jnp.where(mine, taken, 0)).astype(state.drawn_playing.dtype),
-    )
+    return _draw_from(state, seat, "playing", jnp.clip(jnp.minimum(jnp.asarray(amount, _I32), playing), 0), k)
 
 
 def _discard_unit(state, seat, slot, k, active=True):
