@@ -26,13 +26,14 @@ The parts, each the twin of the Python function it names:
 - ``apply_army`` (``play_unit``, ``enter_play``, ``activate``, Soldier discards),
   ``apply_replace_general``, ``apply_attack``, ``apply_block`` (``resolve_battle``,
   ``kill_tests``, ``_finish_battle``), ``apply_tactic`` (``_play_tactic``: pumps, withdrawals,
-  the removal of the enemy unit): one step each, against the Python phase applies. ``do_step``
-  takes BLOCK and TACTIC only up to the battle (``_block_until_battle``,
-  ``_tactic_until_battle``) and resolves it once for both (``_then_resolve_battle``), and
-  ``_finish_battle`` makes its CH changes in one ``lax.scan``: the step's program is a third
-  smaller, and compiles in half the time, than with a copy of each;
-- ``do_step`` (``rules.phases._do``: every phase's apply, the one of the state's phase
-  selected; a turn player that left ends its turn) and ``apply_action``
+  the removal of the enemy unit): one step each, against the Python phase applies.
+  ``PHASE_STEPS`` takes DECLARE and DRAW only up to ``_continue_draw``, BLOCK and TACTIC only up
+  to the battle, and ``do_step`` runs each of those once for both phases; ``_finish_battle``
+  makes its CH changes in one ``lax.scan``: the step's program is 38% smaller, and compiles in
+  half the time, than with a copy of each;
+- ``do_step`` (``rules.phases._do``: every phase's step computed and the one of the state's
+  phase selected, the draw or the battle it reaches, a turn player that left ends its turn;
+  the rare and costly parts behind gates, ``_where_needed``) and ``apply_action``
   (``rules.phases.apply_action`` for a legal action: the decision and every automatic step in
   one ``lax.while_loop``, ``add_final_results``, the decision count and its truncation);
 - ``make_init`` (``rules.setup.new_game`` without reset options: ``deal_orders`` draws the
@@ -57,7 +58,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .actions import DRAW_PLAYING, END_PHASE, PASS, Kind, layout_for
+from .actions import DRAW_PLAYING, END_PHASE, NO_BLOCK, NO_TACTIC, PASS, PLAY_TURN, Kind, layout_for
 from .config import MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
 from .jax_derived import (
     bf_entry_flags,
@@ -102,7 +103,7 @@ from .state import (
 )
 
 __all__ = [
-    "PHASE_APPLIES",
+    "PHASE_STEPS",
     "acting_seat",
     "activate",
     "add_final_results",
@@ -442,6 +443,19 @@ def _choose(active, new, old):
     return jax.tree_util.tree_map(lambda a, b: jnp.where(active, a, b).astype(b.dtype), new, old)
 
 
+def _where_needed(needed, compute, operand):
+    """``compute(operand)`` where ``needed`` (a traced bool), else ``operand``, as a
+    ``lax.while_loop`` of at most one turn: under ``vmap`` a loop turns while any game's test
+    holds, so the work is done only when a game of the batch needs it, where a select would do
+    it for every game at every step. The step's rare or costly parts (a phase no game is in,
+    the plays that only a decision makes, the battle) sit behind it."""
+
+    def once(carry):
+        return compute(carry[0]), jnp.zeros((), bool)
+
+    return jax.lax.while_loop(lambda carry: carry[1], once, (operand, jnp.asarray(needed)))[0]
+
+
 def _reward_table(config: GeneralsConfig) -> jax.Array:
     """``float32[n + 1, n + 1]``: ``jax_state.final_reward_table`` (the rules' double per place
     and number of seats sharing it) rounded to the twin's float32."""
@@ -695,25 +709,33 @@ def _continue_draw(cards: CardArrays, config: GeneralsConfig, state, earned, act
     return _harvest(cards, config, state, seat, earned, active & (~need | dropped))
 
 
-def apply_declare(cards: CardArrays, config: GeneralsConfig, state, action):
-    """``(state, earned)`` after ``rules.turn.apply_declare`` (ruling 19): ``passed_last`` is
-    whether the seat passes; a pass ends the turn (``end_turn``); a play sets the draws (1 plus
-    the ``draw_extra`` total), DRAW, and ``_continue_draw``."""
+def _declare_until_draw(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``apply_declare`` up to ``_continue_draw``: ``(state, draws)``, and whether the draw
+    goes on (``do_step`` runs ``_continue_draw`` once for DECLARE and DRAW)."""
     seat = state.turn_player.astype(_I32)
     mine = jnp.arange(config.num_players) == seat
     passes = jnp.asarray(action) == PASS
     state = state.replace(passed_last=jnp.where(mine, passes, state.passed_last))
-    passed = end_turn(config, state)
     draws = 1 + _row(static_total(cards, state, "draw_extra"), seat)
     playing = state.replace(draws_left=draws.astype(state.draws_left.dtype), phase=jnp.asarray(DRAW, state.phase.dtype))
-    playing, earned = _continue_draw(cards, config, playing, _zeros(config), ~passes)
-    return _choose(passes, passed, playing), earned
+    return _choose(passes, end_turn(config, state), playing), ~passes
 
 
-def apply_draw(cards: CardArrays, config: GeneralsConfig, state, action):
-    """``(state, earned)`` after ``rules.turn.apply_draw`` (rulings 21-22): the top card of the
-    chosen pile (``pile[size - 1]``; ``rules.effects.draw``) to the hand, its draw count + 1, a
-    draw used, then ``_continue_draw``."""
+def _then_draw(cards: CardArrays, config: GeneralsConfig, state, draws):
+    """``(state, earned)``: ``_continue_draw`` where ``draws``, else ``state`` as it is."""
+    drawn, earned = _continue_draw(cards, config, state, _zeros(config), draws)
+    return _choose(draws, drawn, state), jnp.where(draws, earned, 0.0).astype(earned.dtype)
+
+
+def apply_declare(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.turn.apply_declare`` (ruling 19): ``passed_last`` is
+    whether the seat passes; a pass ends the turn (``end_turn``); a play sets the draws (1 plus
+    the ``draw_extra`` total), DRAW, and ``_continue_draw``."""
+    return _then_draw(cards, config, *_declare_until_draw(cards, config, state, action))
+
+
+def _draw_until_more(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``apply_draw`` up to ``_continue_draw``: ``(state, True)``."""
     seat = state.turn_player.astype(_I32)
     k = config.pool.size
     from_playing = jnp.asarray(action) == DRAW_PLAYING
@@ -721,8 +743,14 @@ def apply_draw(cards: CardArrays, config: GeneralsConfig, state, action):
     take_p = jnp.where(from_playing, jnp.minimum(playing, 1), 0)
     take_s = jnp.where(from_playing, 0, jnp.minimum(supply, 1))
     state = _take_tops(state, seat, take_p, take_s, k)
-    state = state.replace(draws_left=(state.draws_left - 1).astype(state.draws_left.dtype))
-    return _continue_draw(cards, config, state, _zeros(config), jnp.asarray(True))
+    return state.replace(draws_left=(state.draws_left - 1).astype(state.draws_left.dtype)), jnp.asarray(True)
+
+
+def apply_draw(cards: CardArrays, config: GeneralsConfig, state, action):
+    """``(state, earned)`` after ``rules.turn.apply_draw`` (rulings 21-22): the top card of the
+    chosen pile (``pile[size - 1]``; ``rules.effects.draw``) to the hand, its draw count + 1, a
+    draw used, then ``_continue_draw``."""
+    return _then_draw(cards, config, *_draw_until_more(cards, config, state, action))
 
 
 def resolve_phase(cards: CardArrays, config: GeneralsConfig, state):
@@ -827,16 +855,12 @@ def apply_kingdom(cards: CardArrays, config: GeneralsConfig, state, action):
     to ARMY, a PLAY is ``play_kingdom_card`` of its kind."""
     action = jnp.asarray(action, _I32)
     ends = action == END_PHASE
-    kind = action - layout_for(config.pool.size, config.offsets).starts[Kind.PLAY]
-    played, earned = play_kingdom_card(
-        cards,
-        config,
-        state,
-        state.turn_player.astype(_I32),
-        jnp.clip(kind, 0, config.pool.size - 1),
-        _zeros(config),
-        ~ends,
-    )
+    kind = jnp.clip(action - layout_for(config.pool.size, config.offsets).starts[Kind.PLAY], 0, config.pool.size - 1)
+
+    def play(carry):
+        return play_kingdom_card(cards, config, carry[0], state.turn_player.astype(_I32), kind, carry[1])
+
+    played, earned = _where_needed(~ends, play, (state, _zeros(config)))
     ended = state.replace(phase=jnp.asarray(ARMY, state.phase.dtype))
     return _choose(ends, ended, played), earned
 
@@ -990,15 +1014,19 @@ def apply_army(cards: CardArrays, config: GeneralsConfig, state, action):
     to_bf, kind_bf = _in_block(config, action, Kind.PLAY_TO_BF)
     activates, slot_a = _in_block(config, action, Kind.ACTIVATE)
     discards, slot_d = _in_block(config, action, Kind.DISCARD_UNIT)
-    earned = _zeros(config)
-    played, earned = play_unit(
-        cards, config, state, seat, jnp.where(to_bf, kind_bf, kind), to_bf, earned, to_play | to_bf
-    )
-    used, earned = activate(cards, config, state, seat, slot_a, earned, activates)
-    discarded = _discard_unit(state, seat, slot_d, k, discards)
+
+    def move(carry):
+        state, earned = carry
+        played, earned = play_unit(
+            cards, config, state, seat, jnp.where(to_bf, kind_bf, kind), to_bf, earned, to_play | to_bf
+        )
+        used, earned = activate(cards, config, state, seat, slot_a, earned, activates)
+        discarded = _discard_unit(state, seat, slot_d, k, discards)
+        return _choose(to_play | to_bf, played, _choose(activates, used, discarded)), earned
+
+    moved, earned = _where_needed(~ends, move, (state, _zeros(config)))
     ended = state.replace(phase=jnp.asarray(ATTACK, state.phase.dtype))
-    state = _choose(ends, ended, _choose(to_play | to_bf, played, _choose(activates, used, discarded)))
-    return state, earned
+    return _choose(ends, ended, moved), earned
 
 
 def apply_replace_general(cards: CardArrays, config: GeneralsConfig, state, action):
@@ -1204,9 +1232,9 @@ def resolve_battle(cards: CardArrays, config: GeneralsConfig, state, earned, act
 
 
 def _then_resolve_battle(cards: CardArrays, config: GeneralsConfig, state, resolves):
-    """``(state, earned)``: ``resolve_battle`` where ``resolves``, else ``state`` as it is. The
-    BLOCK and TACTIC phases end in it; ``do_step`` runs it once for both (it is a fifth of the
-    step's program)."""
+    """``(state, earned)``: ``resolve_battle`` where ``resolves``, else ``state`` as it is: how
+    ``apply_block`` and ``apply_tactic`` end (``do_step`` resolves the battle once for both
+    phases, behind a gate)."""
     resolved, earned = resolve_battle(cards, config, state, _zeros(config), resolves)
     return _choose(resolves, resolved, state), jnp.where(resolves, earned, 0.0).astype(earned.dtype)
 
@@ -1287,7 +1315,14 @@ def _tactic_until_battle(cards: CardArrays, config: GeneralsConfig, state, actio
     plays, kind = _in_block(config, action, Kind.PLAY)
     attacking = state.battle_tactic_turn == 0
     seat = jnp.where(attacking, state.battle_attacker, state.battle_defender).astype(_I32)
-    state = _play_tactic(cards, config, state, seat, kind, attacking, plays)
+    state = _where_needed(plays, lambda state: _play_tactic(cards, config, state, seat, kind, attacking, True), state)
+    return _pass_the_window(state)
+
+
+def _pass_the_window(state):
+    """``(state, resolves)`` once the side to play has played its tactic or none: the
+    defender's turn after the attacker's, else the window is done and the battle resolves."""
+    attacking = state.battle_tactic_turn == 0
     turned = state.replace(battle_tactic_turn=jnp.asarray(1, state.battle_tactic_turn.dtype))
     done = state.replace(battle_window_done=jnp.asarray(True))
     return _choose(attacking, turned, done), ~attacking
@@ -1304,45 +1339,108 @@ def apply_tactic(cards: CardArrays, config: GeneralsConfig, state, action):
 # --------------------------------------------------------------------------- one decision
 
 
-#: each phase's apply (``rules.phases.PHASES``), by the phase's number; OVER has none
-PHASE_APPLIES = {
-    DECLARE: apply_declare,
-    DRAW: apply_draw,
-    KINGDOM: apply_kingdom,
-    ARMY: apply_army,
-    ATTACK: apply_attack,
-    BLOCK: apply_block,
-    TACTIC: apply_tactic,
-    TARGET_PLAYER: apply_target_player,
-    TARGET_KIND: apply_target_kind,
-    DISCARD_HAND: apply_discard_hand,
-    REPLACE_GENERAL: apply_replace_general,
+def _plain(apply):
+    """A phase's apply as a step of ``PHASE_STEPS``: it ends in neither a draw nor a battle."""
+
+    def step(cards: CardArrays, config: GeneralsConfig, state, action):
+        return (*apply(cards, config, state, action), jnp.zeros((), bool), jnp.zeros((), bool))
+
+    return step
+
+
+def _until_draw(until_draw):
+    """A DECLARE or DRAW step up to ``_continue_draw``: it earns nothing before it."""
+
+    def step(cards: CardArrays, config: GeneralsConfig, state, action):
+        state, draws = until_draw(cards, config, state, action)
+        return state, _zeros(config), draws, jnp.zeros((), bool)
+
+    return step
+
+
+def _until_battle(until_battle):
+    """A BLOCK or TACTIC step up to the battle: it earns nothing before it."""
+
+    def step(cards: CardArrays, config: GeneralsConfig, state, action):
+        state, resolves = until_battle(cards, config, state, action)
+        return state, _zeros(config), jnp.zeros((), bool), resolves
+
+    return step
+
+
+#: each phase's step (``rules.phases.PHASES``' apply, by the phase's number; OVER has none) as
+#: ``(state, earned, draws, resolves)``: DECLARE and DRAW stop where ``_continue_draw`` would
+#: go on, BLOCK and TACTIC where the battle would be resolved, and ``draws`` and ``resolves``
+#: say that it does (``do_step`` runs each once, for both phases)
+PHASE_STEPS = {
+    DECLARE: _until_draw(_declare_until_draw),
+    DRAW: _until_draw(_draw_until_more),
+    KINGDOM: _plain(apply_kingdom),
+    ARMY: _plain(apply_army),
+    ATTACK: _plain(apply_attack),
+    BLOCK: _until_battle(_block_until_battle),
+    TACTIC: _until_battle(_tactic_until_battle),
+    TARGET_PLAYER: _plain(apply_target_player),
+    TARGET_KIND: _plain(apply_target_kind),
+    DISCARD_HAND: _plain(apply_discard_hand),
+    REPLACE_GENERAL: _plain(apply_replace_general),
 }
-#: the phases that may end in ``resolve_battle``: ``do_step`` takes them this far, then resolves
-#: the battle once for both
-_UNTIL_BATTLE = {BLOCK: _block_until_battle, TACTIC: _tactic_until_battle}
+#: the phases few games of a batch are in (the Sabotage's choices, a discard down to the hand
+#: limit, the General replaced): ``do_step`` puts their steps behind a gate
+_RARE_PHASES = (TARGET_PLAYER, TARGET_KIND, DISCARD_HAND, REPLACE_GENERAL)
+#: an action legal in each phase that plays nothing, given to the games of a batch that are not
+#: in the phase, so that the gates of its plays stay shut for them
+_IDLE_ACTIONS = {
+    DECLARE: PLAY_TURN,
+    DRAW: DRAW_PLAYING,
+    KINGDOM: END_PHASE,
+    ARMY: END_PHASE,
+    ATTACK: END_PHASE,
+    BLOCK: NO_BLOCK,
+    TACTIC: NO_TACTIC,
+}
 
 
-def do_step(cards: CardArrays, config: GeneralsConfig, state, action):
-    """``(state, earned)`` after ``rules.phases._do``: the apply of the state's phase (every
-    phase's apply computed and the one of the phase selected: select-style, as ``vmap`` runs
-    every branch anyway); then a turn player that left the game mid-turn (a Chancellor victory
-    with play for second, a deck-out with ``deckout_loses``) ends its turn there (``end_turn``
-    also clears the battle)."""
-    after, earned, resolves = state, _zeros(config), jnp.zeros((), bool)
-    for phase, apply in PHASE_APPLIES.items():
-        hit = state.phase == phase
-        if phase in _UNTIL_BATTLE:
-            stepped, battle = _UNTIL_BATTLE[phase](cards, config, state, action)
-            resolves = resolves | (hit & battle)
+def do_step(cards: CardArrays, config: GeneralsConfig, state, action, active=True):
+    """``(state, earned)`` after ``rules.phases._do`` when ``active``: the apply of the state's
+    phase (``PHASE_STEPS``), the battle resolved where the phase reaches it; then a turn player
+    that left the game mid-turn (a Chancellor victory with play for second, a deck-out with
+    ``deckout_loses``) ends its turn there (``end_turn`` also clears the battle).
+
+    Under ``vmap`` every phase's step is computed for every game (select-style), and
+    ``apply_action``'s loop of automatic steps runs this about 9 times per batched decision, so
+    the costly parts that few games need sit behind gates (``_where_needed``): the steps of the
+    rare phases (``_RARE_PHASES``), the plays of the Kingdom, Army and Tactic phases (an
+    automatic step is always the phase's pass, END_PHASE, NO_BLOCK or NO_TACTIC, which are
+    always legal, so the loop's later turns never open those gates), the battle, and the end of
+    the turn of a seat that left. ``_continue_draw`` (with the Harvest) and the battle are each
+    compiled once, after the phase is chosen. A game that is not ``active`` or not in a phase
+    is given the phase's idle action (``_IDLE_ACTIONS``), so it opens no gate."""
+    active = jnp.asarray(active)
+    after, earned, draws, resolves = state, _zeros(config), jnp.zeros((), bool), jnp.zeros((), bool)
+    for phase, step in PHASE_STEPS.items():
+        hit = active & (state.phase == phase)
+        given = jnp.where(hit, action, _IDLE_ACTIONS.get(phase, action))
+        if phase in _RARE_PHASES:
+            blank = (state, _zeros(config), jnp.zeros((), bool), jnp.zeros((), bool))
+            stepped, gained, more, battle = _where_needed(
+                hit, lambda blank, step=step, given=given: step(cards, config, blank[0], given), blank
+            )
         else:
-            stepped, gained = apply(cards, config, state, action)
-            earned = jnp.where(hit, gained, earned)
+            stepped, gained, more, battle = step(cards, config, state, given)
         after = _choose(hit, stepped, after)
-    after, gained = _then_resolve_battle(cards, config, after, resolves)
+        earned = jnp.where(hit, gained, earned)
+        draws, resolves = draws | (hit & more), resolves | (hit & battle)
+    state, gained = _then_draw(cards, config, after, draws)
     earned = earned + gained
-    left = (after.phase != OVER) & ~_row(after.alive, after.turn_player.astype(_I32))
-    return _choose(left, end_turn(config, after), after), earned
+
+    def resolve(carry):
+        state, earned = carry
+        return resolve_battle(cards, config, state, earned)
+
+    state, earned = _where_needed(resolves, resolve, (state, earned))
+    left = active & (state.phase != OVER) & ~_row(state.alive, state.turn_player.astype(_I32))
+    return _where_needed(left, functools.partial(end_turn, config), state), earned
 
 
 def single_action(cards: CardArrays, config: GeneralsConfig, state) -> jax.Array:
@@ -1370,15 +1468,21 @@ def apply_action(cards: CardArrays, config: GeneralsConfig, state, action):
     decision with exactly one legal action, taken at once: a ``lax.while_loop`` whose first
     turn plays ``action``, so ``do_step`` is compiled once), what each step earned summed
     (float32), each seat placed in the step paid its final reward, the decision counted and the
-    game truncated at ``decision_limit`` decisions."""
+    game truncated at ``decision_limit`` decisions.
+
+    Under ``vmap`` the loop turns until the longest chain of the batch ends (about 9 steps at
+    1,024 games, where a chain takes 1.8 on average); ``do_step``'s gates keep its later turns
+    cheap. The view and the mask stay out of the loop (``settle`` computes them after)."""
     finished = state.finish_count.astype(_I32)
+    kept = {"observation": state.observation, "legal_action_mask": state.legal_action_mask}
+    state = state.replace(**{name: jnp.zeros((0,), value.dtype) for name, value in kept.items()})
 
     def more(carry):
         return carry[2] >= 0
 
     def one(carry):
         state, earned, action = carry
-        state, gained = do_step(cards, config, state, action)
+        state, gained = do_step(cards, config, state, action, action >= 0)
         return state, earned + gained, single_action(cards, config, state)
 
     state, earned, _ = jax.lax.while_loop(more, one, (state, _zeros(config), jnp.asarray(action, _I32)))
@@ -1389,6 +1493,7 @@ def apply_action(cards: CardArrays, config: GeneralsConfig, state, action):
         decisions=decisions.astype(state.decisions.dtype),
         outcome=jnp.where(limit, TRUNCATED, state.outcome).astype(state.outcome.dtype),
         phase=jnp.where(limit, OVER, state.phase).astype(state.phase.dtype),
+        **kept,
     )
     return state, earned
 
