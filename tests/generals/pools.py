@@ -9,6 +9,12 @@ every static count and granted keyword of Kingdom, Strategy and Capitol cards, t
 (the main tactics ``draw`` and ``gain_ch``, which no shipped card has, included) with their side
 and amount, resource values. Numbers stay small (a game must still end), within the loader's
 limits.
+
+``random_deck_files(pool_path, seed, folder)`` writes decks of such a pool that ``check_deck``
+accepts (the config checks them when it is made): a Playing Deck of 25 to 45 cards and a Supply
+Pile of 6 to 20, each card in its own pile, copies within the rarity caps, at most one ultra
+rare per deck, only cards the standard predestination admits, and an empire drawn from the
+known four or a new one (the view's "any other empire" slot).
 """
 
 from __future__ import annotations
@@ -23,9 +29,14 @@ from empire_envs.games.generals.cards import (
     ABILITY_EFFECTS,
     BATTLE_EFFECTS,
     KEYWORDS,
+    KNOWN_EMPIRES,
     MAIN_EFFECTS,
+    PLAYING_DECK_SIZE,
+    RARITY_CAPS,
     SIDES,
     STATIC_COUNTS,
+    CardPool,
+    card_allowed,
     load_pool,
     pool_as_dict,
 )
@@ -101,3 +112,48 @@ def random_pool_file(seed: int, folder: Path) -> Path:
     path = Path(folder) / f"generated_pool_{seed}.json"
     path.write_text(json.dumps(random_pool_data(seed), indent=1))
     return path
+
+
+def _random_pile(kinds: list, size: int, rng: np.random.Generator, ultra_allowed: bool) -> tuple[dict[str, int], bool]:
+    """``{card id: copies}`` of ``size`` cards drawn from ``kinds`` (fewer if the caps run out)
+    within the rarity caps, with at most one ultra rare when ``ultra_allowed``; and whether it
+    took one."""
+    pile: dict[str, int] = {}
+    took_ultra = False
+    for _ in range(size * 10):
+        if sum(pile.values()) == size:
+            break
+        kind = kinds[int(rng.integers(len(kinds)))]
+        if kind.is_ultra_rare:
+            if took_ultra or not ultra_allowed:
+                continue
+            took_ultra = True
+        elif pile.get(kind.id, 0) >= RARITY_CAPS.get(kind.rarity, size):
+            continue
+        pile[kind.id] = pile.get(kind.id, 0) + 1
+    return pile, took_ultra
+
+
+def random_deck_data(pool: CardPool, rng: np.random.Generator, deck_id: str) -> dict[str, Any]:
+    """One legal deck of ``pool`` (a deck file's layout)."""
+    allowed = [kind for kind in pool.kinds if card_allowed(kind) is None]
+    playing_kinds = [kind for kind in allowed if not kind.in_supply]
+    supply_kinds = [kind for kind in allowed if kind.in_supply]
+    low = PLAYING_DECK_SIZE[0]
+    playing, took_ultra = _random_pile(playing_kinds, int(rng.integers(low, low + 21)), rng, True)
+    supply, _ = _random_pile(supply_kinds, int(rng.integers(6, 21)), rng, not took_ultra)
+    empire = str(rng.choice([*KNOWN_EMPIRES, "atlantis"]))
+    return {"id": deck_id, "name": f"Generated {deck_id}", "empire": empire, "playing": playing, "supply": supply}
+
+
+def random_deck_files(pool_path: Path, seed: int, folder: Path, count: int = 4) -> list[Path]:
+    """``count`` decks of the pool file at ``pool_path`` (``random_deck_data``), written as JSON
+    deck files in ``folder``; their paths."""
+    pool = load_pool(pool_path)
+    rng = np.random.default_rng([seed, 1])
+    paths = []
+    for number in range(count):
+        path = Path(folder) / f"generated_deck_{seed}_{number}.json"
+        path.write_text(json.dumps(random_deck_data(pool, rng, f"gen{seed}_{number}"), indent=1))
+        paths.append(path)
+    return paths

@@ -19,7 +19,8 @@ shipped decks in every ordered pairing (mirrors allowed) with the flags that cha
 of a 2-seat game, and 3 seats with placement rewards are soak tests with the
 rest: ``pytest -m soak`` also plays ``SOAK_GAMES_PER_ID`` games of every id (20,006 in all), and 50
 generated card pools (``tests.generals.pools``: every number and word of each card drawn again
-within the loader's vocabulary; the shipped decks), 8 games each; ``make test`` plays the first.
+within the loader's vocabulary; every other pool with four decks generated for it, the rest with
+the shipped decks), 8 games each; ``make test`` plays the first, on generated decks.
 
 The step is compiled at XLA's backend optimisation level 3 here (``STEP_OPTIONS``): a Generals
 game is hundreds of steps, and at the suite's level 0 the step runs about five times slower,
@@ -44,7 +45,7 @@ from empire_envs.games.generals import jax_rules  # noqa: E402
 from empire_envs.games.generals.actions import Kind  # noqa: E402
 from empire_envs.games.generals.jax_state import deck_ids  # noqa: E402
 from tests.generals.helpers import DECLINING  # noqa: E402
-from tests.generals.pools import random_pool_file  # noqa: E402
+from tests.generals.pools import random_deck_files, random_pool_file  # noqa: E402
 from tests.jax_twins import (  # noqa: E402
     LockstepReport,
     agent_policy,
@@ -91,9 +92,13 @@ def _twin(env_id: str, batch: int, flags: tuple = (), step_options: tuple | None
 
 
 def _play_generated_pool(seed: int, folder) -> LockstepReport:
-    """``POOL_GAMES`` games on the generated pool ``seed`` (the shipped decks, drawn at random;
-    the step at the suite's optimisation level: a few games do not repay level 3's compile)."""
-    flags = (("card_pool", str(random_pool_file(seed, folder))),)
+    """``POOL_GAMES`` games on the generated pool ``seed``: with the shipped decks for an odd
+    seed, with four decks generated for the pool for an even one, drawn at random (the step at
+    the suite's optimisation level: a few games do not repay level 3's compile)."""
+    pool = random_pool_file(seed, folder)
+    flags: tuple = (("card_pool", str(pool)),)
+    if seed % 2 == 0:
+        flags += (("deck_files", tuple(str(path) for path in random_deck_files(pool, seed, folder))),)
     twin = _twin("Generals-v0", POOL_GAMES, flags, None)
     report = play_lockstep("empire_envs/Generals-v0", _mixed(), POOL_GAMES, seed=seed, twin=twin)
     assert report.games == POOL_GAMES
