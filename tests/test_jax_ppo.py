@@ -410,6 +410,7 @@ def test_shipped_jax_configs_load():
     paths = sorted((ROOT / "experiments" / "configs" / "jax").glob("*.toml"))
     names = [
         "demo.toml",
+        "generals.toml",
         "map_duel.toml",
         "map_duel_best_response.toml",
         "pillars.toml",
@@ -421,7 +422,7 @@ def test_shipped_jax_configs_load():
     for path in paths:
         load_jax_config(path)
     # a best response keeps the network and PPO settings of the run it answers
-    for run, response in ((names[1], names[2]), (names[3], names[4])):
+    for run, response in ((names[2], names[3]), (names[4], names[5])):
         trained, answer = (load_jax_config(paths[0].parent / name) for name in (run, response))
         assert trained.ppo == answer.ppo and trained.env_kwargs == answer.env_kwargs
         assert trained.env_id == answer.env_id
