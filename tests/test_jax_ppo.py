@@ -526,7 +526,7 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     """The policies in empire_envs/pretrained load by id and finish a game through gymnasium.make
     (where an illegal action raises); the solo one is the README's published run."""
     shipped = policy_files.pretrained_names()
-    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0", "MapDuel-v0", "Pillars-v0"]
+    assert shipped == ["EmpireSolitaire-v0", "EmpireSolo-v0", "Generals-v0", "MapDuel-v0", "Pillars-v0"]
     for name in shipped[:2]:
         agent = make_agent(f"pretrained:{name}", "solo" if "Solo" in name else "solitaire")
         env = gym.make(agent.policy.metadata["env_id"], **agent.policy.metadata["env_kwargs"])
@@ -571,6 +571,30 @@ def test_the_shipped_pillars_policy_plays_whole_games_from_every_seat():
     for seats in (3, 6):
         with pytest.warns(UserWarning, match=f"trained with 4 seats, this env has {seats}"):
             agent.check_env(make_any(f"empire_envs/Pillars{seats}p-v0"))
+
+
+def test_the_shipped_generals_policy_plays_whole_games_from_either_seat():
+    """``pretrained:Generals-v0`` (compiled PPO from a heuristic warm start against that warm
+    start frozen, docs/training.md) finishes games of the Python AEC env on each seat against
+    the heuristic, every move legal."""
+    from empire_envs.registry import make_any
+
+    agent = make_agent("pretrained:Generals-v0", "generals")
+    metadata = agent.policy.metadata
+    assert metadata["env_id"] == "empire_envs/Generals-v0" and metadata["env_kwargs"] == {"shaping": 0.05}
+    assert metadata["trainer"] == "empire_envs.training.jax_ppo" and metadata["config"]["init_policy"]
+    assert metadata["config"]["self_play"]["opponent_policy"] == metadata["config"]["init_policy"]
+    heuristic = make_agent("heuristic", "generals", seed=0)
+    env = make_any("empire_envs/Generals-v0")
+    agent.check_env(env)
+    for seat in ("player_0", "player_1"):
+
+        def choose(name, observation, env, seat=seat):
+            player = agent if name == seat else heuristic
+            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
+
+        assert play_aec_game(env, 3, choose).get(seat, 0) > 0
+    env.close()
 
 
 def test_the_shipped_map_duel_policy_plays_whole_games_from_either_seat():
