@@ -1316,13 +1316,6 @@ def _tactic_until_battle(cards: CardArrays, config: GeneralsConfig, state, actio
     attacking = state.battle_tactic_turn == 0
     seat = jnp.where(attacking, state.battle_attacker, state.battle_defender).astype(_I32)
     state = _where_needed(plays, lambda state: _play_tactic(cards, config, state, seat, kind, attacking, True), state)
-    return _pass_the_window(state)
-
-
-def _pass_the_window(state):
-    """``(state, resolves)`` once the side to play has played its tactic or none: the
-    defender's turn after the attacker's, else the window is done and the battle resolves."""
-    attacking = state.battle_tactic_turn == 0
     turned = state.replace(battle_tactic_turn=jnp.asarray(1, state.battle_tactic_turn.dtype))
     done = state.replace(battle_window_done=jnp.asarray(True))
     return _choose(attacking, turned, done), ~attacking
