@@ -546,6 +546,24 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
     assert solitaire["mask_in_observation"] is True
 
 
+def _plays_every_seat_against_the_heuristic(agent, game: str, env_id: str, seed: int) -> None:
+    """``agent`` finishes a game of the Python AEC env ``env_id`` (deal ``seed``) from each seat,
+    the heuristic on the others, every move legal (``play_aec_game`` checks each)."""
+    from empire_envs.registry import make_any
+
+    heuristic = make_agent("heuristic", game, seed=0)
+    env = make_any(env_id)
+    agent.check_env(env)
+    for seat in env.possible_agents:
+
+        def choose(name, observation, env, seat=seat):
+            player = agent if name == seat else heuristic
+            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
+
+        assert play_aec_game(env, seed, choose).get(seat, 0) > 0
+    env.close()
+
+
 def test_the_shipped_pillars_policy_plays_whole_games_from_every_seat():
     """``pretrained:Pillars-v0`` (compiled PPO from a heuristic warm start against that warm start
     frozen, docs/training.md) finishes games of the Python AEC env from each of the four seats
@@ -557,17 +575,7 @@ def test_the_shipped_pillars_policy_plays_whole_games_from_every_seat():
     assert metadata["env_id"] == "empire_envs/Pillars-v0" and metadata["env_kwargs"] == {"shaping": 0.05}
     assert metadata["trainer"] == "empire_envs.training.jax_ppo" and metadata["config"]["init_policy"]
     assert metadata["config"]["self_play"]["opponent_policy"] == metadata["config"]["init_policy"]
-    heuristic = make_agent("heuristic", "pillars", seed=0)
-    env = make_any("empire_envs/Pillars-v0")
-    agent.check_env(env)
-    for seat in env.possible_agents:
-
-        def choose(name, observation, env, seat=seat):
-            player = agent if name == seat else heuristic
-            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
-
-        assert play_aec_game(env, 5, choose).get(seat, 0) > 0
-    env.close()
+    _plays_every_seat_against_the_heuristic(agent, "pillars", "empire_envs/Pillars-v0", seed=5)
     for seats in (3, 6):
         with pytest.warns(UserWarning, match=f"trained with 4 seats, this env has {seats}"):
             agent.check_env(make_any(f"empire_envs/Pillars{seats}p-v0"))
@@ -577,44 +585,22 @@ def test_the_shipped_generals_policy_plays_whole_games_from_either_seat():
     """``pretrained:Generals-v0`` (compiled PPO from a heuristic warm start against that warm
     start frozen, docs/training.md) finishes games of the Python AEC env on each seat against
     the heuristic, every move legal."""
-    from empire_envs.registry import make_any
 
     agent = make_agent("pretrained:Generals-v0", "generals")
     metadata = agent.policy.metadata
     assert metadata["env_id"] == "empire_envs/Generals-v0" and metadata["env_kwargs"] == {"shaping": 0.05}
     assert metadata["trainer"] == "empire_envs.training.jax_ppo" and metadata["config"]["init_policy"]
     assert metadata["config"]["self_play"]["opponent_policy"] == metadata["config"]["init_policy"]
-    heuristic = make_agent("heuristic", "generals", seed=0)
-    env = make_any("empire_envs/Generals-v0")
-    agent.check_env(env)
-    for seat in ("player_0", "player_1"):
-
-        def choose(name, observation, env, seat=seat):
-            player = agent if name == seat else heuristic
-            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
-
-        assert play_aec_game(env, 3, choose).get(seat, 0) > 0
-    env.close()
+    _plays_every_seat_against_the_heuristic(agent, "generals", "empire_envs/Generals-v0", seed=3)
 
 
 def test_the_shipped_map_duel_policy_plays_whole_games_from_either_seat():
     """``pretrained:MapDuel-v0`` (self-play PPO from a heuristic warm start, docs/training.md; its last
     stage trained on the unshaped reward)
     finishes games of the Python AEC env on each seat against the heuristic, every move legal."""
-    from empire_envs.registry import make_any
 
     agent = make_agent("pretrained:MapDuel-v0", "map_duel")
     metadata = agent.policy.metadata
     assert metadata["env_id"] == "empire_envs/MapDuel-v0" and metadata["env_kwargs"] == {"shaping": 0.0}
     assert metadata["trainer"] == "empire_envs.training.jax_ppo" and metadata["config"]["init_policy"]
-    heuristic = make_agent("heuristic", "map_duel", seed=0)
-    env = make_any("empire_envs/MapDuel-v0")
-    agent.check_env(env)
-    for seat in ("player_0", "player_1"):
-
-        def choose(name, observation, env, seat=seat):
-            player = agent if name == seat else heuristic
-            return player.act(observation["observation"], observation["action_mask"], env.unwrapped.game_state)
-
-        assert play_aec_game(env, 11, choose).get(seat, 0) > 0
-    env.close()
+    _plays_every_seat_against_the_heuristic(agent, "map_duel", "empire_envs/MapDuel-v0", seed=11)
