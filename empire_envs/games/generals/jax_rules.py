@@ -1232,11 +1232,14 @@ def resolve_battle(cards: CardArrays, config: GeneralsConfig, state, earned, act
 
 
 def _then_resolve_battle(cards: CardArrays, config: GeneralsConfig, state, resolves):
-    """``(state, earned)``: ``resolve_battle`` where ``resolves``, else ``state`` as it is: how
-    ``apply_block`` and ``apply_tactic`` end (``do_step`` resolves the battle once for both
-    phases, behind a gate)."""
-    resolved, earned = resolve_battle(cards, config, state, _zeros(config), resolves)
-    return _choose(resolves, resolved, state), jnp.where(resolves, earned, 0.0).astype(earned.dtype)
+    """``(state, earned)``: ``resolve_battle`` where ``resolves``, else ``state`` as it is and
+    nothing earned, behind a gate (``_where_needed``): how BLOCK and TACTIC end (``do_step``
+    runs it once for both phases)."""
+
+    def resolve(carry):
+        return resolve_battle(cards, config, carry[0], carry[1])
+
+    return _where_needed(resolves, resolve, (state, _zeros(config)))
 
 
 def _block_until_battle(cards: CardArrays, config: GeneralsConfig, state, action):
@@ -1426,12 +1429,8 @@ def do_step(cards: CardArrays, config: GeneralsConfig, state, action, active=Tru
         draws, resolves = draws | (hit & more), resolves | (hit & battle)
     state, gained = _then_draw(cards, config, after, draws)
     earned = earned + gained
-
-    def resolve(carry):
-        state, earned = carry
-        return resolve_battle(cards, config, state, earned)
-
-    state, earned = _where_needed(resolves, resolve, (state, earned))
+    state, gained = _then_resolve_battle(cards, config, state, resolves)
+    earned = earned + gained
     left = active & (state.phase != OVER) & ~_row(state.alive, state.turn_player.astype(_I32))
     return _where_needed(left, functools.partial(end_turn, config), state), earned
 
