@@ -8,7 +8,7 @@ import pytest
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
-from empire_envs.core.jax_game import nth_member, scaled_draw  # noqa: E402
+from empire_envs.core.jax_game import FRACTION_BOUND, exact_fraction, nth_member, scaled_draw  # noqa: E402
 
 
 @pytest.mark.parametrize("size", [1, 5, 32, 33, 52, 64, 68, 96])
@@ -34,6 +34,25 @@ def test_scaled_draw_is_the_exact_floor_of_the_product():
     expected = [(int(word) * int(bound)) >> 32 for word, bound in zip(words, bounds, strict=True)]
     assert drawn.tolist() == expected
     assert ((drawn >= 0) & (drawn < bounds)).all()
+
+
+def test_exact_fraction_is_the_python_quotient_as_float32():
+    """Every numerator 0..d+1 of the denominators 1..300 and of the Generals length limits, the
+    smallest and largest quotients near the bounds (the longest division: 1 / (2**24 - 1)) and
+    random pairs over the whole range, bit for bit against ``np.float32(n / d)``."""
+    rng = np.random.default_rng(7)
+    pairs = [(n, d) for d in range(1, 301) for n in range(d + 2)]
+    pairs += [(n, d) for d in (60, 100, 99_991, 100_000) for n in range(d + 2)]
+    top = FRACTION_BOUND - 1
+    pairs += [(1, top), (0, top), (top, 1), (top, top), (top - 1, top), (1, 2**23 + 1)]
+    pairs += [
+        (int(n), int(d)) for n, d in zip(rng.integers(0, top, 100_000), rng.integers(1, top, 100_000), strict=True)
+    ]
+    numerators, denominators = (np.array(column, dtype=np.int32) for column in zip(*pairs, strict=True))
+    got = np.asarray(jax.jit(exact_fraction)(jnp.asarray(numerators), jnp.asarray(denominators)))
+    expected = np.array([np.float32(n / d) for n, d in pairs], dtype=np.float32)
+    wrong = np.flatnonzero(got.view(np.uint32) != expected.view(np.uint32))
+    assert wrong.size == 0, [(pairs[i], got[i], expected[i]) for i in wrong[:5]]
 
 
 def test_a_full_bit_set_loses_exactly_the_cleared_bits():

@@ -260,6 +260,43 @@ def assemble_observation(layout: Any, blocks: dict[str, jax.Array]) -> jax.Array
     return jnp.concatenate(parts)
 
 
+#: ``exact_fraction``'s bound on numerator and denominator
+FRACTION_BOUND = 1 << 24
+
+
+def exact_fraction(numerator: Any, denominator: Any) -> jax.Array:
+    """``float32``: ``numerator / denominator`` (int arrays, ``0 <= numerator < 2**24``, ``1 <=
+    denominator < 2**24``) exactly as a Python observation stores it, ``np.float32(n / d)``.
+    For a denominator below 2**29 the float64 quotient rounds to the float32 nearest the true
+    quotient (it could only differ if the float64 landed on a float32 tie the true quotient is
+    not, which takes a numerator error below one); so the quotient is built with integers, 25
+    bits by long division and rounded half to even, never by XLA's division (which may multiply
+    by a reciprocal when the denominator is known). Values outside the bounds are not checked."""
+    numerator = jnp.asarray(numerator).astype(jnp.int32)
+    denominator = jnp.asarray(denominator).astype(jnp.int32)
+    whole = numerator // denominator
+
+    def next_bit(_, carry):
+        quotient, remainder, shift = carry
+        more = quotient < FRACTION_BOUND  # 24 bits and the rounding bit not yet all taken
+        doubled = remainder * 2
+        bit = doubled >= denominator
+        return (
+            jnp.where(more, quotient * 2 + bit, quotient),
+            jnp.where(more, doubled - jnp.where(bit, denominator, 0), remainder),
+            shift + more,
+        )
+
+    # from a zero whole part, the first set bit comes within log2(denominator) < 24 doublings
+    start = (whole, numerator - whole * denominator, jnp.zeros_like(whole))
+    quotient, remainder, shift = jax.lax.fori_loop(0, 49, next_bit, start)
+    significand = quotient >> 1
+    round_up = (quotient & 1).astype(bool) & ((remainder != 0) | (significand & 1).astype(bool))
+    significand = significand + round_up
+    scale = jax.lax.bitcast_convert_type((127 + 1 - shift) << 23, jnp.float32)  # 2 ** (1 - shift)
+    return significand.astype(jnp.float32) * scale
+
+
 # --------------------------------------------------------------------------- bit sets
 
 

@@ -410,11 +410,12 @@ def test_derived_numbers_equal_python():
 
 
 def test_the_quotient_tables_hold_python_quotients():
-    """Every entry of the CH and round tables is the Python float64 quotient as float32; the CH
-    table runs from ``-target`` past the target (what a seat in the game can hold)."""
-    for target in (3, 5, 8):
-        low, table = jax_observe.ch_quotients(target)
-        assert low == -target and table.dtype == np.float32 and len(table) > 2 * target
-        assert all(table[i] == np.float32((low + i) / target) for i in range(len(table)))
-    table = jax_observe.round_quotients(60)
-    assert table.dtype == np.float32 and all(table[r] == np.float32(r / 60) for r in range(62))
+    """Every entry of the CH and target tables is the Python float64 quotient as float32, one row
+    per game type's target; the CH rows run from the lowest elimination line past the highest
+    target (what a seat in the game can hold under any target)."""
+    assert jax_observe.TARGETS == (3, 5, 8)
+    low, table = jax_observe.ch_quotients()
+    assert low == -8 and table.dtype == np.float32 and table.shape[0] == 3 and table.shape[1] > 16
+    for row, target in enumerate(jax_observe.TARGETS):
+        assert all(table[row, i] == np.float32((low + i) / target) for i in range(table.shape[1]))
+        assert jax_observe.target_tenths()[row] == np.float32(target / 10.0)

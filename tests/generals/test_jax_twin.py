@@ -11,12 +11,12 @@ random masked play, and a bold random play that prefers acting to passing (``_bo
 games by victory far more often than uniform play, whose games run long and are truncated).
 Together the ids reach both victories and truncation (checked).
 
-``make test`` plays ``GAMES_PER_ID`` games of each of ``MAKE_TEST_IDS`` (Generals-v0,
-Generals3p-v0, Generals4pSlaughter-v0: 2, 3 and 4 seats, a Slaughterhouse) and a generated card
-pool: each id compiles a step of its own (some 30 s with its tracing), which the suite's 15
-minutes cannot hold for all seven. The other four ids at ``GAMES_PER_ID`` games each, the four
-shipped decks in every ordered pairing (mirrors allowed) with the flags that change the rules
-of a 2-seat game, and 3 seats with placement rewards are soak tests with the
+``make test`` plays ``GAMES_PER_ID`` games of every id (301 in all) and a generated card pool.
+The ids share compiled programs (``_twin``): the configs that differ only in game type,
+Slaughterhouse and length limit have one step and one view (``jax_rules.program_config``), so
+the seven ids compile three steps (2, 3 and 4 seats, some 30 s each with its tracing) and seven
+deals. The four shipped decks in every ordered pairing (mirrors allowed) with the flags that
+change the rules of a 2-seat game, and 3 seats with placement rewards, are soak tests with the
 rest: ``pytest -m soak`` also plays ``SOAK_GAMES_PER_ID`` games of every id (20,006 in all), and 50
 generated card pools (``tests.generals.pools``: every number and word of each card drawn again
 within the loader's vocabulary; every other pool with four decks generated for it, the rest with
@@ -30,6 +30,7 @@ it saves; level 3 compiles some 5 s longer for no faster a step.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import os
@@ -42,13 +43,14 @@ jax = pytest.importorskip("jax")
 import empire_envs  # noqa: E402
 import empire_envs.jax as empire_jax  # noqa: E402
 from empire_envs.agents.base import make_agent  # noqa: E402
-from empire_envs.games.generals import jax_rules  # noqa: E402
+from empire_envs.games.generals import jax_rules, jax_state  # noqa: E402
 from empire_envs.games.generals.actions import Kind  # noqa: E402
 from empire_envs.games.generals.jax_state import deck_ids  # noqa: E402
 from tests.generals.helpers import DECLINING  # noqa: E402
 from tests.generals.pools import random_deck_files, random_pool_file  # noqa: E402
 from tests.jax_twins import (  # noqa: E402
     LockstepReport,
+    Twin,
     agent_policy,
     compile_twin,
     play_lockstep,
@@ -56,10 +58,8 @@ from tests.jax_twins import (  # noqa: E402
 )
 
 GENERALS_IDS = [item.env_id for item in empire_envs.ENTRIES if item.game == "generals"]
-GAMES_PER_ID = 30
-#: the ids ``make test`` plays, one of each seat count (each id compiles a step of its own, some
-#: 30 s with its tracing: the other four are soak tests)
-MAKE_TEST_IDS = ("empire_envs/Generals-v0", "empire_envs/Generals3p-v0", "empire_envs/Generals4pSlaughter-v0")
+#: 43 games of each of the seven ids: 301 in all
+GAMES_PER_ID = 43
 #: the soak's games per id: 2,858 (20,006 in all), some 4 CPU hours; ``GENERALS_SOAK_GAMES``
 #: sets fewer for a shorter run (the 20,000-game check then skips)
 SOAK_GAMES_PER_ID = int(os.environ.get("GENERALS_SOAK_GAMES", "2858"))
@@ -83,13 +83,35 @@ PASSIVE = np.array(sorted(DECLINING | {Kind.PASS}))
 POOL_SEEDS = range(50)
 POOL_GAMES = 8
 REPORTS: dict[str, LockstepReport] = {}
+#: the compiled twins by (step, view, batch, step options): ``_twin``'s programs
+PROGRAMS: dict[tuple, Twin] = {}
 SOAK_REPORTS: dict[str, LockstepReport] = {}
+#: the compiled twins by (step, view, batch, step options): ``_twin``'s programs
+PROGRAMS: dict[tuple, Twin] = {}
 
 
 @functools.cache
 def _twin(env_id: str, batch: int, flags: tuple = (), step_options: tuple | None = tuple(STEP_OPTIONS.items())):
-    options = None if step_options is None else dict(step_options)
-    return compile_twin(empire_jax.make(env_id, **dict(flags)), batch, options)
+    """The registered twin of ``env_id`` with ``flags``, its step and views compiled once for
+    every config of one ``jax_rules.program_config``: those configs' twins have the very same
+    step and view functions (the game type, Slaughterhouse and length limit are read from the
+    state their own deal fills), so the program compiled for the first serves the others, and a
+    twin that read one of them from the config would fail the lockstep of the others."""
+    env = empire_jax.make(env_id, **dict(flags))
+    key = (env.rules.step, env.rules.observe, batch, step_options)
+    if key not in PROGRAMS:
+        PROGRAMS[key] = compile_twin(env, batch, None if step_options is None else dict(step_options))
+    shared = PROGRAMS[key]
+    assert (env.num_actions, env.num_players, env.illegal_action_penalty, env.max_episode_steps) == (
+        shared.env.num_actions,
+        shared.env.num_players,
+        shared.env.illegal_action_penalty,
+        shared.env.max_episode_steps,
+    )
+    if shared.env is env:
+        return shared
+    init = compile_twin(env, batch).init
+    return dataclasses.replace(shared, env=env, init=init, python_draws=env.rules.python_draws)
 
 
 def _play_generated_pool(seed: int, folder) -> LockstepReport:
@@ -142,10 +164,7 @@ def _keys_for_every_pairing(flags: dict, repeats: int = 1) -> np.ndarray:
     return np.asarray(chosen, np.uint32)
 
 
-@pytest.mark.parametrize(
-    "env_id",
-    [env_id if env_id in MAKE_TEST_IDS else pytest.param(env_id, marks=pytest.mark.soak) for env_id in GENERALS_IDS],
-)
+@pytest.mark.parametrize("env_id", GENERALS_IDS)
 def test_twin_plays_every_id_step_for_step(env_id):
     report = play_lockstep(env_id, _mixed(), GAMES_PER_ID, seed=11, twin=_twin(env_id, GAMES_PER_ID))
     print(env_id, report)
@@ -180,8 +199,46 @@ def test_twin_plays_a_generated_card_pool(tmp_path):
     REPORTS["generated pool"] = _play_generated_pool(POOL_SEEDS[0], tmp_path)
 
 
+def test_make_test_plays_300_games_and_30_of_every_id():
+    if not set(GENERALS_IDS) <= set(REPORTS):
+        pytest.skip("needs the lockstep games of this module (run the whole module)")
+    games = [REPORTS[env_id].games for env_id in GENERALS_IDS]
+    assert len(games) == 7 and min(games) >= 30 and sum(games) >= 300, games
+
+
+def test_the_ids_of_one_seat_count_share_one_step_and_view():
+    """What lets ``make test`` afford every id: the twins of the 2-seat ids (and of the two 4-seat
+    ids) hold the very same step and view functions, and each id's state carries its own game
+    type, Slaughterhouse and length limit, which those read instead of the config."""
+    rules = {env_id: empire_jax.make(env_id).rules for env_id in GENERALS_IDS}
+    groups: dict[tuple, list[str]] = {}
+    for env_id, twin in rules.items():
+        groups.setdefault((twin.step, twin.observe), []).append(env_id.rpartition("/")[2])
+    assert sorted(groups.values()) == [
+        ["Generals-v0", "GeneralsQuick-v0", "GeneralsEpic-v0", "GeneralsSlaughter-v0"],
+        ["Generals3p-v0"],
+        ["Generals4p-v0", "Generals4pSlaughter-v0"],
+    ]
+    carried = {
+        env_id: tuple(
+            getattr(jax_state._host_blank(twin.config), name).item()
+            for name in ("ch_target", "slaughterhouse", "elimination_line", "length_limit")
+        )
+        for env_id, twin in rules.items()
+    }
+    assert carried == {
+        "empire_envs/Generals-v0": (5, False, -5, 60),
+        "empire_envs/GeneralsQuick-v0": (3, False, -3, 60),
+        "empire_envs/GeneralsEpic-v0": (8, False, -8, 100),
+        "empire_envs/GeneralsSlaughter-v0": (5, True, 0, 60),
+        "empire_envs/Generals3p-v0": (5, False, -5, 60),
+        "empire_envs/Generals4p-v0": (5, False, -5, 60),
+        "empire_envs/Generals4pSlaughter-v0": (5, True, 0, 60),
+    }
+
+
 def test_the_games_reach_both_victories_and_truncation():
-    if not set(MAKE_TEST_IDS) <= set(REPORTS):
+    if not set(GENERALS_IDS) <= set(REPORTS):
         pytest.skip("needs the lockstep games of this module (run the whole module)")
     names = set().union(*(report.outcomes for report in REPORTS.values()))
     assert any("chancellor victory" in name for name in names), names

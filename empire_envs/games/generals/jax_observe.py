@@ -3,7 +3,8 @@ twin ``State`` (``jax_state``) and any seat, entry for entry and bit for bit, wh
 
 ``observe(state, seat, config)`` is pure: ``jit`` and ``vmap`` it freely; ``seat`` may be traced
 (an int32 of shape ``()``); ``config`` is static (its ``n`` seats, ``K`` kinds and ``max_seats``
-fix the shapes; the target, ``slaughterhouse`` and ``length_limit`` are constants). The card
+fix the shapes), but the target, ``slaughterhouse`` and ``length_limit`` are read from the
+state's own fields, so one compiled view serves every game type of a card pool. The card
 numbers come from the pool's ``jax_tables.CardArrays`` (``cards``: by default the config's,
 built once; a caller may pass them, traced or not). The layout is the Python module's
 (``observe.observation_layout``, ``seat_layout``, ``unit_layout``, ``battle_layout``);
@@ -32,14 +33,16 @@ units              per slot: present, kind, zone, ``jax_derived.bf_entry_flags``
 battle             only in BLOCK or TACTIC with a battle under way: the stage (the zone in
                    BLOCK, whose tactic turn in TACTIC), offsets, slots, zone, blocker (or
                    none), redirected, both tactics played; else stage "none"
-phase, globals,    the phase one-hot (none once over), T / 10, Slaughterhouse, round /
-banned             ``length_limit`` (``round_quotients``), the banned kinds
+phase, globals,    the phase one-hot (none once over), T / 10 (``target_tenths``),
+banned             Slaughterhouse, round / ``length_limit`` (``core.jax_game.exact_fraction``),
+                   the banned kinds
 =================  ===========================================================================
 
 **Exact fractions.** The Python observation divides in float64 and stores float32; XLA may turn
 a division by a constant into a multiplication by its reciprocal, one unit in the last place
-away. So the twin divides nothing: CH / T and round / ``length_limit`` are read from tables the
-Python arithmetic built (``ch_quotients``, ``round_quotients``; ``core.layout.quotient_table``).
+away. So the twin divides nothing: CH / T and T / 10 are read from tables the Python arithmetic
+built, one row per game type's target (``ch_quotients``, ``target_tenths``), and round /
+``length_limit`` (any limit) is built with integers (``core.jax_game.exact_fraction``).
 """
 
 from __future__ import annotations
@@ -51,10 +54,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...core.jax_game import assemble_observation, one_hot
-from ...core.layout import quotient_table
+from ...core.jax_game import assemble_observation, exact_fraction, one_hot
 from .cards import MAX_CARD_NUMBER
-from .config import MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
+from .config import GAME_TYPES, MAX_KINGDOM, UNIT_SLOTS, GeneralsConfig
 from .jax_derived import bf_entry_flags, fresh_value, per_kind, ready_value, static_totals, unit_numbers
 from .jax_tables import CardArrays, card_arrays
 from .observe import (
@@ -71,7 +73,7 @@ from .observe import (
 )
 from .state import BF, BLOCK, NUM_DECISION_PHASES, OVER, TACTIC
 
-__all__ = ["ch_quotients", "observation_size", "observe", "round_quotients"]
+__all__ = ["TARGETS", "ch_quotients", "observation_size", "observe", "target_tenths"]
 
 _I32 = jnp.int32
 _F32 = jnp.float32
@@ -79,6 +81,8 @@ _F32 = jnp.float32
 #: (``MAX_KINGDOM`` Kingdom cards, a Strategy, a Capitol) of one effect (``ch_per_turn``,
 #: ``on_block_kill_ch``)
 MAX_CH_RISE = (MAX_KINGDOM + 2) * MAX_CARD_NUMBER
+#: every game type's target, ascending: the rows of ``ch_quotients`` and ``target_tenths``
+TARGETS = tuple(sorted(GAME_TYPES.values()))
 
 
 def observation_size(config: GeneralsConfig) -> int:
@@ -91,27 +95,28 @@ def observation_size(config: GeneralsConfig) -> int:
 
 
 @cache
-def ch_quotients(target: int) -> tuple[int, np.ndarray]:
-    """``(low, table)``: ``table[ch - low]`` is ``ch / target`` as the Python observation stores
-    it (a float64 quotient cast to float32), for every CH a seat in the game can hold: from
-    ``-target`` (the lowest elimination line) to ``target - 1 + MAX_CH_RISE`` (a change starts
-    below the target; a seat at or above it has left the game, or is capped at it)."""
-    low = -target
-    values = np.array([ch / target for ch in range(low, target + MAX_CH_RISE)], dtype=np.float32)
+def ch_quotients() -> tuple[int, np.ndarray]:
+    """``(low, table)``: ``table[t, ch - low]`` is ``ch / TARGETS[t]`` as the Python observation
+    stores it (a float64 quotient cast to float32), for every CH a seat can hold under any target:
+    from ``-max(TARGETS)`` (the lowest elimination line) to ``max(TARGETS) - 1 + MAX_CH_RISE`` (a
+    change starts below the target; a seat at or above it has left the game, or is capped at
+    it)."""
+    low = -max(TARGETS)
+    span = range(low, max(TARGETS) + MAX_CH_RISE)
+    values = np.array([[ch / target for ch in span] for target in TARGETS], dtype=np.float32)
     values.setflags(write=False)
     return low, values
 
 
 @cache
-def round_quotients(length_limit: int) -> np.ndarray:
-    """``table[r]`` is ``r / length_limit`` as the Python observation stores it, for the rounds
-    ``0 .. length_limit + 1`` (``core.layout.quotient_table``)."""
-    values = quotient_table(length_limit, length_limit + 2)
+def target_tenths() -> np.ndarray:
+    """``table[t]`` is ``TARGETS[t] / 10`` as the Python observation stores it."""
+    values = np.array([target / 10.0 for target in TARGETS], dtype=np.float32)
     values.setflags(write=False)
     return values
 
 
-def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
+def _lookup(table: np.ndarray | jax.Array, index: jax.Array) -> jax.Array:
     return jnp.asarray(table)[jnp.clip(index, 0, table.shape[0] - 1)]
 
 
@@ -161,7 +166,9 @@ def observe(state, seat, config: GeneralsConfig, cards: CardArrays | None = None
     kinds = state.unit_kind.astype(_I32)
     present = kinds >= 0
     general = per_kind(cards.is_general, kinds) & present
-    ch_low, ch_table = ch_quotients(config.target)
+    ch_low, ch_tables = ch_quotients()
+    target_row = jnp.argmax(jnp.asarray(TARGETS) == state.ch_target.astype(_I32))
+    ch_table = jnp.asarray(ch_tables)[target_row]
     empire = state.empire.astype(_I32)
     scalars = jnp.stack(
         [
@@ -267,9 +274,9 @@ def observe(state, seat, config: GeneralsConfig, cards: CardArrays | None = None
         "units": unit_part,
         "battle": assemble_observation(battle, battle_blocks),
         "phase": one_hot(jnp.where(over, -1, phase), NUM_DECISION_PHASES),
-        "target": jnp.float32(np.float32(config.target / 10.0)),
-        "slaughterhouse": jnp.float32(config.slaughterhouse),
-        "round": _lookup(round_quotients(config.length_limit), state.round.astype(_I32)),
+        "target": jnp.asarray(target_tenths())[target_row],
+        "slaughterhouse": _f32(state.slaughterhouse),
+        "round": exact_fraction(state.round, state.length_limit),
         "banned": _f32(state.banned),
     }
     return assemble_observation(observation_layout(k, max_seats), blocks)

@@ -43,6 +43,10 @@ The parts, each the twin of the Python function it names:
 
 - ``make_step``, ``python_draws`` and ``rules_for``: the env's record (``core.jax_game.JaxRules``);
   outcome codes name the winner and the victory (``jax_state.won_code``, ``outcome_names``).
+  The game type, the Slaughterhouse (with its floor) and the length limit are state fields
+  (``jax_state``), set by the deal: the configs that differ only in them share one step and
+  one view, the same function objects (``program_config``), so one compile serves Generals-v0,
+  GeneralsQuick-v0, GeneralsEpic-v0 and GeneralsSlaughter-v0 (and the two 4-seat ids).
 
 Every card number comes from ``jax_tables.CardArrays`` (``cards``); the payment needs them as
 numpy constants (the resource kinds, their values and copy bounds fix its shape).
@@ -414,7 +418,7 @@ def end_turn(config: GeneralsConfig, state):
     goes_on = state.alive.sum() >= 2
     first = state.first.astype(_I32)
     new_round = jnp.mod(nxt - first, n) <= jnp.mod(seat - first, n)
-    truncated = goes_on & new_round & (state.round >= config.length_limit)
+    truncated = goes_on & new_round & (state.round >= state.length_limit)
     begins = goes_on & ~truncated
     turns = state.turns_taken + (begins & (jnp.arange(n) == nxt)).astype(state.turns_taken.dtype)
     changed = {
@@ -586,19 +590,15 @@ def change_ch(cards: CardArrays, config: GeneralsConfig, state, seat, delta, ear
     mine = jnp.arange(n) == seat
     before = _row(state.ch.astype(_I32), seat)
     active = (delta != 0) & _row(state.alive, seat) & (state.phase != OVER)
+    target = state.ch_target.astype(_I32)
     after = before + delta
-    if config.slaughterhouse:
-        after = jnp.minimum(after, config.target)
+    after = jnp.where(state.slaughterhouse, jnp.minimum(after, target), after)
     after = jnp.where(active, after, before)
     earned = earned + jnp.where(mine, np.float32(config.shaping) * (after - before).astype(jnp.float32), 0.0)
     state = state.replace(ch=jnp.where(mine, after, state.ch).astype(state.ch.dtype))
-    line = 0 if config.slaughterhouse and config.slaughter_floor == "zero" else -config.target
-    if config.slaughterhouse:
-        wins = jnp.zeros((), bool)
-    else:
-        wins = active & (after >= config.target)
+    wins = active & ~state.slaughterhouse & (after >= target)
     state = _chancellor_victory(cards, config, state, seat, wins)
-    state = eliminate(cards, config, state, seat, active & ~wins & (after <= line))
+    state = eliminate(cards, config, state, seat, active & ~wins & (after <= state.elimination_line.astype(_I32)))
     return state, earned
 
 
@@ -1650,11 +1650,41 @@ def python_deal_draws(config: GeneralsConfig):
 # --------------------------------------------------------------------------- the env's record
 
 
+def program_config(config: GeneralsConfig) -> GeneralsConfig:
+    """The config whose step and view serve ``config``: the same but for the fields the state
+    carries (``jax_state._rule_parameters``), which take their defaults; configs with the same
+    ``program_config`` share ``make_step``'s and ``make_observe``'s functions (one compile)."""
+    defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(GeneralsConfig)}
+    return dataclasses.replace(config, **{name: defaults[name] for name in STATE_CARRIED_FIELDS})
+
+
+#: the config fields the twin reads from the state, not the config (``program_config``)
+STATE_CARRIED_FIELDS = ("game_type", "slaughterhouse", "slaughter_floor", "length_limit")
+
+
 def make_step(config: GeneralsConfig):
     """The twin of ``rules.apply_action`` for one config, as ``core.jax_game.JaxRules.step``:
     one legal action (``adapters.jax_env`` handles illegal actions and finished games), the
     automatic steps after it, each seat's reward, the pgx fields. ``key`` is unused: nothing is
-    random after the deal."""
+    random after the deal. One function per ``program_config``."""
+    return _step_of_program(program_config(config))
+
+
+def make_observe(config: GeneralsConfig):
+    """``JaxRules.observe`` (``jax_observe.observe``), one function per ``program_config``."""
+    return _observe_of_program(program_config(config))
+
+
+@functools.cache
+def _observe_of_program(config: GeneralsConfig):
+    from .jax_observe import observe
+
+    cards = card_arrays(config.pool)
+    return lambda state, seat: observe(state, seat, config, cards)
+
+
+@functools.cache
+def _step_of_program(config: GeneralsConfig):
     from .jax_observe import observe
 
     cards = card_arrays(config.pool)
@@ -1683,10 +1713,10 @@ def rules_for(config: GeneralsConfig):
     first: ``jax_tables.TwinUnsupportedError`` names a card the twin cannot play)."""
     from ...core.jax_game import JaxRules
     from . import GAME
-    from .jax_observe import observation_size, observe
+    from .jax_observe import observation_size
     from .jax_state import outcome_names, to_python
 
-    cards = card_arrays(config.pool)  # refuses an unsupported card by name, before anything is traced
+    card_arrays(config.pool)  # refuses an unsupported card by name, before anything is traced
     return JaxRules(
         name=GAME.name,
         game=GAME,
@@ -1695,7 +1725,7 @@ def rules_for(config: GeneralsConfig):
         observation_size=observation_size(config),
         init=make_init(config),
         step=make_step(config),
-        observe=lambda state, seat: observe(state, seat, config, cards),
+        observe=make_observe(config),
         outcome_names=outcome_names(config),
         to_python=lambda state: to_python(state, config),
         python_deck=lambda state: None,

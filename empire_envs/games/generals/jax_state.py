@@ -140,6 +140,13 @@ field                          dtype[shape]       meaning (the Python field of t
                                                   rounds x 6 seats x 28 + 6 x 4 x 2,000]; -1 stands
                                                   for the fresh state's "none" (Python 1 << 62,
                                                   before ``new_game`` sets it)
+``ch_target``                  int8               twin only: ``config.target``, the CH of a Chancellor
+                                                  victory (a Slaughterhouse's start and cap) [3, 5, 8]
+``slaughterhouse``             bool               twin only: ``config.slaughterhouse``
+``elimination_line``           int8               twin only: the CH at or below which a seat is out
+                                                  (0 in a Slaughterhouse of floor ``"zero"``, else
+                                                  -``ch_target``)
+``length_limit``               int32              twin only: ``config.length_limit`` [1..100,000]
 ``deal_key``                   uint32[2]          twin only: the key the deal was drawn from
                                                   (``jax_rules.deal_orders`` redraws the piles'
                                                   whole orders from it); zeros from ``from_python``
@@ -309,6 +316,10 @@ class State(JaxState):
     decks_public: jax.Array
     decisions: jax.Array
     decision_limit: jax.Array
+    ch_target: jax.Array
+    slaughterhouse: jax.Array
+    elimination_line: jax.Array
+    length_limit: jax.Array
     deal_key: jax.Array
 
 
@@ -365,7 +376,25 @@ def final_reward_table(config: GeneralsConfig) -> np.ndarray:
     return table
 
 
+def _rule_parameter(name: str, python: GeneralsState) -> Any:
+    """The value of the state field ``name`` of ``_rule_parameters`` for a Python state."""
+    return _rule_parameters(python.config)[name][1]
+
+
 # --------------------------------------------------------------------------- the blank state
+
+
+def _rule_parameters(config: GeneralsConfig) -> dict[str, tuple[Any, Any]]:
+    """The state fields that carry the config's game type, Slaughterhouse and length limit
+    (``(dtype, value)`` each): the step and the view read them from the state, so every config
+    that differs only in these shares one compiled step (``jax_rules.program_config``)."""
+    line = 0 if config.slaughterhouse and config.slaughter_floor == "zero" else -config.target
+    return {
+        "ch_target": (np.int8, config.target),
+        "slaughterhouse": (np.bool_, config.slaughterhouse),
+        "elimination_line": (np.int8, line),
+        "length_limit": (np.int32, config.length_limit),
+    }
 
 
 def _host_blank(config: GeneralsConfig) -> State:
@@ -452,6 +481,7 @@ def _host_blank(config: GeneralsConfig) -> State:
         decks_public=scalar(np.bool_, False),
         decisions=scalar(np.int32),
         decision_limit=scalar(np.int32, NO_LIMIT),
+        **{name: scalar(dtype, value) for name, (dtype, value) in _rule_parameters(config).items()},
         deal_key=np.zeros(2, dtype=np.uint32),
         **pgx,
     )
@@ -763,6 +793,8 @@ def _build_codec(config: GeneralsConfig) -> StateCodec:
             "deal_key": lambda python: np.zeros(2, dtype=np.uint32),  # a Python state has no key
         }
     )
+    for name in _rule_parameters(config):
+        from_python[name] = functools.partial(_rule_parameter, name)
     return state_codec(
         _FreshGenerals(),
         State,
