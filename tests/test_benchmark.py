@@ -265,6 +265,16 @@ def test_main_without_env_is_an_argparse_error(benchmark, capsys):
 # --------------------------------------------------------------------------- elo_ratings
 
 
+def test_a_game_nobody_won_is_a_share_to_each_seat():
+    from empire_envs.evaluation.benchmark.statistics import score_points
+
+    assert score_points(3, 1, 2) == 4.5  # 3 wins, then a draw and 2 truncations at half a point
+    assert score_points(1, 0, 3, players=4) == 1.75
+    # two equal agents whose games all reach the length limit score their fair share, not 0
+    assert score_points(0, 0, 10) / 10 == 0.5
+    assert score_points(0, 0, 0) == 0.0
+
+
 def test_elo_two_agents_matches_the_closed_form(benchmark):
     games = 1000
     ratings = benchmark.elo_ratings({("A", "B"): (0.75 * games, games)})

@@ -114,7 +114,8 @@ def _check_result_record(record: dict[str, str], episodes: int) -> None:
         low, high = wilson_interval(counts[key], episodes)
         assert float(record[f"{prefix}_ci_low"]) == pytest.approx(low, abs=1e-6)
         assert float(record[f"{prefix}_ci_high"]) == pytest.approx(high, abs=1e-6)
-    assert float(record["score"]) == pytest.approx((counts["wins"] + counts["draws"] / 2) / episodes, abs=1e-6)
+    unwon = (counts["draws"] + counts["truncations"]) / int(record["players"])  # a share to each seat
+    assert float(record["score"]) == pytest.approx((counts["wins"] + unwon) / episodes, abs=1e-6)
     assert counts["illegal"] == 0  # a masked policy never plays an illegal action
 
 
@@ -153,9 +154,10 @@ def test_table_b_round_robin_and_elo(map_duel):
             games, wins, draws, losses, truncations, illegal = map(int, cells[2:8])
             assert wins + draws + losses + truncations + illegal == games
             assert games == 2
-            counts[(cells[0], cells[1])] = (wins + draws / 2, games)
+            # a game nobody won, drawn or truncated, is half a point to each side
+            counts[(cells[0], cells[1])] = (wins + (draws + truncations) / 2, games)
             score = rows[1 + roster.index(cells[0])][1 + roster.index(cells[1])]
-            assert float(score) == pytest.approx((wins + draws / 2) / games, abs=1e-6)
+            assert float(score) == pytest.approx((wins + (draws + truncations) / 2) / games, abs=1e-6)
     assert len(counts) == 5 * 4
     elo = elo_ratings(counts)
     for row in rows[1:]:
@@ -277,11 +279,12 @@ def test_pillars_tables_rank_players(tmp_path):
     assert run(table_c) == 0
     _, (record,) = read_csv(out / "best_response.csv")
     assert record["agent"] == best_response and record["opponent"] == agent and record["chance"] == "0.250000"
-    wins, draws = int(record["wins"]), int(record["draws"])
+    wins, unwon = int(record["wins"]), int(record["draws"]) + int(record["truncations"])
     md = (out / "best_response.md").read_text()
-    assert f"a score of {(wins + draws / 4) / 4:.3f} counting a draw as a 1/4 share" in md
+    assert f"a score of {(wins + unwon / 4) / 4:.3f} counting a game nobody won (drawn or truncated) as a 1/4" in md
     assert "concedes at most 1/4 (the frozen agent takes the other 3 seats)" in md
-    assert f"takes {(wins + draws / 4) / 4 - 0.25:+.3f} beyond that" in md
+    assert f"takes {(wins + unwon / 4) / 4 - 0.25:+.3f} beyond that" in md
+    assert float(record["score"]) == pytest.approx((wins + unwon / 4) / 4, abs=1e-6)
 
 
 def test_refuses_a_folder_with_files_it_did_not_write(map_duel, tmp_path, capsys):

@@ -17,7 +17,8 @@ output folder, ``main`` writes there:
 - **Table C** (``best_response.md``, ``best_response.csv``): a best response trained against
   the frozen agent (``--best-response``; ``--best-response-training`` says how, as text) plays
   the agent on every other seat, seats rotated. Against copies of an agent that none could
-  exploit it would score at most the fair share ``1 / seats`` (a draw counts ``1 / seats``), so
+  exploit it would score at most the fair share ``1 / seats`` (a game nobody won, drawn or
+  truncated, counts ``1 / seats``: ``benchmark.statistics.score_points``), so
   its score beyond that share, with the win rate's interval, is a lower bound on how exploitable
   the agent is.
 
@@ -74,6 +75,7 @@ from .benchmark import (
 )
 from .benchmark.run import inspect_env
 from .benchmark.spec import EnvVariant
+from .benchmark.statistics import score_points
 from .evaluate import evaluate_agent, parse_env_kwarg, wilson_interval
 from .reporting import Log
 
@@ -424,7 +426,7 @@ def _result_record(row: Mapping[str, Any], players: int) -> list[Any]:
         "players": players,
         "first_seed": row["seed"],
         "episodes": games,
-        "score": f"{(row['wins'] + 0.5 * row['draws']) / games:.6f}",
+        "score": f"{score_points(row['wins'], row['draws'], row['truncations'], players) / games:.6f}",
         "chance": f"{1 / players:.6f}",
         "mean_length": f"{row['mean_length']:.3f}",
         "mean_return": f"{row['mean_return']:.6f}",
@@ -672,7 +674,7 @@ def format_best_response(
     games = row["episodes"]
     low, _ = wilson_interval(row["wins"], games)
     share = 1 / players
-    score = (row["wins"] + share * row["draws"]) / games
+    score = score_points(row["wins"], row["draws"], row["truncations"], players) / games
     fair = "1/2" if players == 2 else f"1/{players} (the frozen agent takes the other {players - 1} seats)"
     parts = [
         f"{MD_PREFIX}{command}`",
@@ -689,10 +691,11 @@ def format_best_response(
         *_result_lines([{**row, "opponent": agent}], "frozen agent"),
         "",
         f"The best response wins {_pct(row['wins'] / games)}% of the games (95% interval from "
-        f"{_pct(low)}%), a score of {score:.3f} counting a draw as a 1/{players} share. With seats "
-        "rotated the game is even between equal players, so an agent that no opponent can exploit "
-        f"concedes at most {fair}; this best response takes {score - share:+.3f} beyond that: a "
-        "lower bound on how exploitable the agent is (a stronger best response could take more).",
+        f"{_pct(low)}%), a score of {score:.3f} counting a game nobody won (drawn or truncated) as a "
+        f"1/{players} share. With seats rotated the game is even between equal players, so an agent "
+        f"that no opponent can exploit concedes at most {fair}; this best response takes "
+        f"{score - share:+.3f} beyond that: a lower bound on how exploitable the agent is (a stronger "
+        "best response could take more).",
         "",
         f"Wall time {wall:.1f} s with {jobs} process(es).",
     ]

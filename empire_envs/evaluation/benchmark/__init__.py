@@ -16,7 +16,8 @@ that env with a note; an agent that no env has is an error (``BenchmarkError``).
 
 In a multiplayer (PettingZoo AEC) env every agent gets a row against ``opponent`` in the main
 table, and the agents also play a round robin: for every ordered pair (A, B) with A != B, A takes
-the seats in turn and B plays every other seat. A's score is ``(wins + draws / 2) / episodes``.
+the seats in turn and B plays every other seat. A's score is ``(wins + (draws + truncations) / 2) / episodes``
+(``statistics.score_points``: a game nobody won, drawn or truncated, is half a point each).
 The pooled pairwise results give Bradley-Terry ratings on the Elo scale (``elo_ratings``).
 
 Files written under the output folder: ``results.md``, ``results.csv``, ``results.png`` (win

@@ -247,7 +247,7 @@ def format_round_robin(result: Mapping[str, Any]) -> str:
     lines = [
         f"## Round robin on `{result['env']}`",
         "",
-        f"Score of the row agent A against the column agent B: (wins + draws / 2) / games, with A "
+        f"Score of the row agent A against the column agent B: (wins + (draws + truncated) / 2) / games, with A "
         f"taking the {result['players']} seats in turn and B playing every other seat; "
         f"{_games_per_pair(result)}.",
         "",

@@ -17,7 +17,7 @@ from ...registry import is_multiplayer, make_any
 from ..evaluate import evaluate_agent, resolve_env_id
 from ..reporting import Log
 from .spec import BenchmarkError, EnvVariant, as_variant, check_counts, env_label, seed_base, split_episodes
-from .statistics import combine_results, elo_ratings, pool_results
+from .statistics import combine_results, elo_ratings, pool_results, score_points
 
 
 @dataclass
@@ -212,7 +212,8 @@ def round_robin(
     (the label), ``env_id``, ``env_kwargs``, ``players``, ``agents``, ``seeds``,
     ``episodes_per_seed`` (``episodes``), ``pair_episodes`` (``{(A, B): n}`` for every pair),
     ``counts`` (``{(A, B): {"wins", "draws", "losses", "truncations", "illegal", "points",
-    "games"}}`` pooled over seeds, points = wins + draws / 2, games as the results count them),
+    "games"}}`` pooled over seeds, points = wins + (draws + truncations) / 2 (``statistics.score_points``), games as the
+    results count them),
     ``matrix`` (``matrix[a][b]`` is A's score points / games against B, None on the diagonal)
     and ``elo`` (``elo_ratings`` of the counts). Raises ``BenchmarkError`` for a single-player
     env, fewer than two agents, or a ``pair_episodes`` entry that names no pair or is out of range.
@@ -264,7 +265,8 @@ def round_robin(
             for key in pooled:
                 pooled[key] += result[key]
             games += result["episodes"]
-        counts[(a, b)] = {**pooled, "points": pooled["wins"] + 0.5 * pooled["draws"], "games": games}
+        points = score_points(pooled["wins"], pooled["draws"], pooled["truncations"])
+        counts[(a, b)] = {**pooled, "points": points, "games": games}
         if log:
             log(f"{label}: {a} vs {b}: score {counts[(a, b)]['points'] / games:.3f} over {games} games")
     matrix = [[None if a == b else counts[(a, b)]["points"] / counts[(a, b)]["games"] for b in agents] for a in agents]

@@ -14,6 +14,14 @@ from ..evaluate import wilson_interval
 from .spec import SEED_STRIDE
 
 
+def score_points(wins: float, draws: float, truncations: float, players: int = 2) -> float:
+    """A seat's points from its games: 1 a win, ``1 / players`` a game nobody won (a draw, or a
+    game truncated at the length limit: the rules pay every seat 0 for both, so neither side
+    took it), 0 a loss or an illegal action. Counting a truncated game as a loss for both would
+    make two equal agents score below their fair share, the more so the more games run long."""
+    return wins + (draws + truncations) / players
+
+
 def _sample_std(values: Sequence[float]) -> float | None:
     if len(values) < 2:
         return None
