@@ -411,6 +411,7 @@ def test_shipped_jax_configs_load():
     names = [
         "demo.toml",
         "generals.toml",
+        "generals_best_response.toml",
         "map_duel.toml",
         "map_duel_best_response.toml",
         "pillars.toml",
@@ -422,7 +423,7 @@ def test_shipped_jax_configs_load():
     for path in paths:
         load_jax_config(path)
     # a best response keeps the network and PPO settings of the run it answers
-    for run, response in ((names[2], names[3]), (names[4], names[5])):
+    for run, response in ((names[1], names[2]), (names[3], names[4]), (names[5], names[6])):
         trained, answer = (load_jax_config(paths[0].parent / name) for name in (run, response))
         assert trained.ppo == answer.ppo and trained.env_kwargs == answer.env_kwargs
         assert trained.env_id == answer.env_id
