@@ -86,8 +86,6 @@ REPORTS: dict[str, LockstepReport] = {}
 #: the compiled twins by (step, view, batch, step options): ``_twin``'s programs
 PROGRAMS: dict[tuple, Twin] = {}
 SOAK_REPORTS: dict[str, LockstepReport] = {}
-#: the compiled twins by (step, view, batch, step options): ``_twin``'s programs
-PROGRAMS: dict[tuple, Twin] = {}
 
 
 @functools.cache
@@ -111,7 +109,9 @@ def _twin(env_id: str, batch: int, flags: tuple = (), step_options: tuple | None
     if shared.env is env:
         return shared
     init = compile_twin(env, batch).init
-    return dataclasses.replace(shared, env=env, init=init, python_draws=env.rules.python_draws)
+    return dataclasses.replace(
+        shared, env=env, init=init, python_draws=env.rules.python_draws, reshuffle_orders=env.rules.reshuffle_orders
+    )
 
 
 def _play_generated_pool(seed: int, folder) -> LockstepReport:

@@ -376,11 +376,6 @@ def final_reward_table(config: GeneralsConfig) -> np.ndarray:
     return table
 
 
-def _rule_parameter(name: str, python: GeneralsState) -> Any:
-    """The value of the state field ``name`` of ``_rule_parameters`` for a Python state."""
-    return _rule_parameters(python.config)[name][1]
-
-
 # --------------------------------------------------------------------------- the blank state
 
 
@@ -395,6 +390,11 @@ def _rule_parameters(config: GeneralsConfig) -> dict[str, tuple[Any, Any]]:
         "elimination_line": (np.int8, line),
         "length_limit": (np.int32, config.length_limit),
     }
+
+
+def _rule_parameter(name: str, python: GeneralsState) -> Any:
+    """The value of the state field ``name`` of ``_rule_parameters`` for a Python state."""
+    return _rule_parameters(python.config)[name][1]
 
 
 def _host_blank(config: GeneralsConfig) -> State:
