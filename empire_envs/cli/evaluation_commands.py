@@ -412,6 +412,18 @@ def _add_fair_optimum(commands: Subparsers) -> None:
         choices=(0, 1, 2),
         help="first play reveal-solve until this many stock cards are placed, then search",
     )
+    sub.add_argument(
+        "--engine",
+        default="compiled",
+        choices=("compiled", "python"),
+        help="compiled: games/solitaire/fair_kernel.py (numba, the default); python: fair.py's FairSearch",
+    )
+    sub.add_argument(
+        "--clairvoyant-bound",
+        action="store_true",
+        help="tighten an unfinished deal's upper bound with the known-order verdict averaged over the stock "
+        "orders (sound; seconds to minutes a deal, outside --seconds)",
+    )
     sub.add_argument("--json", metavar="PATH", help="write the summary and the per-deal rows as JSON ('-': stdout)")
 
 
@@ -421,7 +433,15 @@ def cmd_fair_optimum(args: argparse.Namespace) -> int:
 
     log = text_log(args.json)
     try:
-        report = fair_optimum.run(args.deals, args.seed, args.seconds, args.after_reveals, log=log)
+        report = fair_optimum.run(
+            args.deals,
+            args.seed,
+            args.seconds,
+            args.after_reveals,
+            log=log,
+            engine=args.engine,
+            clairvoyant_bound=args.clairvoyant_bound,
+        )
     except ValueError as error:
         raise CliError(str(error)) from None
     log(fair_optimum.format_report(report))

@@ -10,6 +10,12 @@ exact when the search finished; otherwise its sound bounds are kept. The report 
 of the lower and of the upper bounds (exact deals count in both), so the mean fair optimum of
 these deals lies between them.
 
+``engine``: ``"compiled"`` (``games.solitaire.fair_kernel``, the default: the same expectimax
+compiled with numba, leaves sharing one table of verdicts) or ``"python"`` (``fair.FairSearch``).
+``clairvoyant_bound``: a deal left unfinished gets the clairvoyant upper bound (the known-order
+verdict averaged over the stock orders; sound, below 1 on deals that some orders lose), computed
+after the search and outside its time; its CPU seconds are in the row.
+
 ``after_reveals`` (1 or 2) measures later positions instead: each deal is first played by
 ``reveal-solve`` until that many stock cards are revealed and placed, and the fair optimum of
 the position reached is searched (how far exactness reaches). Deals lost before are skipped.
@@ -24,11 +30,12 @@ import gymnasium
 
 from ..agents.solitaire import RevealThenSolveAgent
 from ..games.solitaire import rules
-from ..games.solitaire.fair import FairPosition, evaluate
+from ..games.solitaire.fair import FairPosition, FairResult, FairSearch
 from ..games.solitaire.state import ONGOING, STOCK_SIZE, SolitaireState
 from .reporting import Log
 
 ENV_ID = "empire_envs/EmpireSolitaire-v0"
+ENGINES = ("compiled", "python")
 
 
 def play_reveals(state: SolitaireState, reveals: int) -> bool:
@@ -42,7 +49,33 @@ def play_reveals(state: SolitaireState, reveals: int) -> bool:
     return state.outcome == ONGOING
 
 
-def run(deals: int, seed: int = 0, seconds: float = 6.0, after_reveals: int = 0, log: Log = print) -> dict[str, Any]:
+def _search(
+    engine: str, position: FairPosition, seconds: float, clairvoyant_bound: bool
+) -> tuple[FairResult, float | None, float]:
+    """The search's result, the clairvoyant bound (None when not asked for or not needed) and its CPU seconds."""
+    compiled = None
+    if engine == "compiled" or clairvoyant_bound:
+        from ..games.solitaire.fair_kernel import CompiledFairSearch
+
+        compiled = CompiledFairSearch()
+    searcher = compiled if engine == "compiled" and compiled is not None else FairSearch()
+    result = searcher.evaluate(position, time_limit=seconds)
+    if compiled is None or not clairvoyant_bound or result.exact:
+        return result, None, 0.0
+    start = time.process_time()
+    bound = compiled.clairvoyant_bound(position)
+    return result, bound, time.process_time() - start
+
+
+def run(
+    deals: int,
+    seed: int = 0,
+    seconds: float = 6.0,
+    after_reveals: int = 0,
+    log: Log = print,
+    engine: str = "compiled",
+    clairvoyant_bound: bool = False,
+) -> dict[str, Any]:
     """Search ``deals`` deals from ``seed``; the summary and the per-deal rows (module docstring)."""
     if deals < 1:
         raise ValueError(f"deals must be at least 1, got {deals}")
@@ -50,6 +83,8 @@ def run(deals: int, seed: int = 0, seconds: float = 6.0, after_reveals: int = 0,
         raise ValueError(f"seconds must be positive, got {seconds}")
     if after_reveals not in (0, 1, 2):
         raise ValueError(f"after_reveals must be 0, 1 or 2, got {after_reveals}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     env: Any = gymnasium.make(ENV_ID)
     rows = []
     start = time.perf_counter()
@@ -58,22 +93,28 @@ def run(deals: int, seed: int = 0, seconds: float = 6.0, after_reveals: int = 0,
         state = env.unwrapped.state
         if after_reveals and not play_reveals(state, after_reveals):
             continue
-        result = evaluate(FairPosition.from_state(state), time_limit=seconds)
-        rows.append(
-            {
-                "seed": deal_seed,
-                "lower": result.lower,
-                "upper": result.upper,
-                "exact": result.exact,
-                "nodes": result.nodes,
-                "leaf_solves": result.leaf_solves,
-                "seconds": round(result.seconds, 3),
-                "cpu_seconds": result.counters["cpu_milliseconds"] / 1000,
-            }
-        )
-        log(f"{deal_seed:4d}  [{result.lower:.4f}, {result.upper:.4f}]  exact={result.exact}  {result.seconds:.2f}s")
+        result, bound, bound_seconds = _search(engine, FairPosition.from_state(state), seconds, clairvoyant_bound)
+        row: dict[str, Any] = {
+            "seed": deal_seed,
+            "lower": result.lower,
+            "upper": result.upper if bound is None else min(result.upper, bound),
+            "exact": result.exact,
+            "nodes": result.nodes,
+            "leaf_solves": result.leaf_solves,
+            "seconds": round(result.seconds, 3),
+            "cpu_seconds": result.counters["cpu_milliseconds"] / 1000,
+        }
+        if clairvoyant_bound:
+            row["search_upper"] = result.upper
+            row["clairvoyant_bound"] = bound
+            row["clairvoyant_cpu_seconds"] = round(bound_seconds, 3)
+        rows.append(row)
+        log(f"{deal_seed:4d}  [{row['lower']:.4f}, {row['upper']:.4f}]  exact={result.exact}  {result.seconds:.2f}s")
     env.close()
-    return {"summary": summarize(rows, seed, seconds, after_reveals, time.perf_counter() - start), "deals": rows}
+    summary = summarize(rows, seed, seconds, after_reveals, time.perf_counter() - start)
+    summary["engine"] = engine
+    summary["clairvoyant_bound"] = clairvoyant_bound
+    return {"summary": summary, "deals": rows}
 
 
 def _mean(values: list[float]) -> float | None:
@@ -109,7 +150,8 @@ def format_report(report: dict[str, Any]) -> str:
     start = "the first decision" if not summary["after_reveals"] else f"{summary['after_reveals']} reveal(s)"
     lines = [
         f"{ENV_ID}: {summary['deals']} deals from seed {summary['first_seed']}, searched from {start}, "
-        f"{summary['seconds_per_deal']} CPU s each",
+        f"{summary['seconds_per_deal']} CPU s each ({summary.get('engine', 'python')} engine"
+        + (", clairvoyant upper bounds)" if summary.get("clairvoyant_bound") else ")"),
         f"exact: {summary['exact_deals']} of {summary['deals']}",
         f"mean fair optimum in [{summary['mean_lower']:.4f}, {summary['mean_upper']:.4f}]",
         f"({summary['wall_seconds']} s of wall time)",
