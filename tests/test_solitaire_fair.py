@@ -253,7 +253,8 @@ def test_fair_optimum_command_reports_bounds_that_bracket_each_deal(tmp_path, ca
     from empire_envs.cli import main as cli_main
 
     out = tmp_path / "fair.json"
-    assert cli_main(["fair-optimum", "--deals", "3", "--seconds", "1", "--after-reveals", "2", "--json", str(out)]) == 0
+    argv = ["fair-optimum", "--deals", "3", "--seconds", "1", "--after-reveals", "2", "--engine", "python"]
+    assert cli_main([*argv, "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     rows, summary = report["deals"], report["summary"]
     assert summary["deals"] == len(rows) >= 1

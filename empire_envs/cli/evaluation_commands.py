@@ -414,9 +414,10 @@ def _add_fair_optimum(commands: Subparsers) -> None:
     )
     sub.add_argument(
         "--engine",
-        default="compiled",
-        choices=("compiled", "python"),
-        help="compiled: games/solitaire/fair_kernel.py (numba, the default); python: fair.py's FairSearch",
+        default="python",
+        choices=("python", "compiled"),
+        help="python: fair.py's FairSearch (the default); compiled: games/solitaire/fair_kernel.py, the same "
+        "search in one numba kernel (about 25 s to compile per process)",
     )
     sub.add_argument(
         "--clairvoyant-bound",

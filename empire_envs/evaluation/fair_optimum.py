@@ -10,8 +10,9 @@ exact when the search finished; otherwise its sound bounds are kept. The report 
 of the lower and of the upper bounds (exact deals count in both), so the mean fair optimum of
 these deals lies between them.
 
-``engine``: ``"compiled"`` (``games.solitaire.fair_kernel``, the default: the same expectimax
-compiled with numba, leaves sharing one table of verdicts) or ``"python"`` (``fair.FairSearch``).
+``engine``: ``"python"`` (``fair.FairSearch``, the default) or ``"compiled"``
+(``games.solitaire.fair_kernel``: the same expectimax compiled with numba, its leaves sharing one
+table of verdicts; about twice as fast on the deals it finishes, docs/benchmarks/solitaire_ladder.md).
 ``clairvoyant_bound``: a deal left unfinished gets the clairvoyant upper bound (the known-order
 verdict averaged over the stock orders; sound, below 1 on deals that some orders lose), computed
 after the search and outside its time; its CPU seconds are in the row.
@@ -73,7 +74,7 @@ def run(
     seconds: float = 6.0,
     after_reveals: int = 0,
     log: Log = print,
-    engine: str = "compiled",
+    engine: str = "python",
     clairvoyant_bound: bool = False,
 ) -> dict[str, Any]:
     """Search ``deals`` deals from ``seed``; the summary and the per-deal rows (module docstring)."""

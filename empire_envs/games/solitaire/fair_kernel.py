@@ -900,10 +900,22 @@ def _load() -> dict:
                 module[name] = numba.njit(cache=name not in _RECURSIVE)(module[name])
             _KERNEL["ray"] = _rays()
             _KERNEL["search"] = module["_k_search"]
+            _warm_up(_KERNEL)
             _KERNEL["clair"] = module["_k_clair"]
             _KERNEL["win"] = module["_k_win"]
             _KERNEL["clair_bound"] = module["_k_clair_bound"]
     return _KERNEL
+
+
+def _warm_up(kernel: dict) -> None:
+    """Compile the search on a two-card position, so that no caller's time limit pays for it."""
+    tiny = CompiledFairSearch(8)
+    grid = np.full(NUM_CELLS, -1, dtype=np.int64)
+    grid[0], grid[1] = 0, 1
+    kernel["search"](
+        _DECIDE, grid, 0, 0, -1, 0.0, 1.0, kernel["ray"], tiny.keys, tiny.bounds, tiny.bits,
+        tiny.win_keys, tiny.win_bits, tiny.workspace, tiny._state(1000),
+    )  # fmt: skip
 
 
 class CompiledFairSearch:
