@@ -374,10 +374,11 @@ def _k_suits_connected(suit_ranks):
     return linked == present
 
 
-def _k_win_moves(grid, ray, row, counts, rng):
+def _k_win_moves(grid, ray, row, counts, rng, pairs):
     """The captures of ``grid`` into ``row`` as codes ``partners << 16 | tie << 8 | source << 4
     | target``, the victim with the fewest partners left first (the solver's order); their number.
-    Ties go by cell order when ``rng[0]`` is 0, else at random (an xorshift state, advanced)."""
+    Ties go by cell order when ``rng[0]`` is 0, else at random (an xorshift state, advanced).
+    ``counts`` and ``pairs``: scratch."""
     for i in range(17):
         counts[i] = 0
     for cell in range(15):
@@ -385,37 +386,27 @@ def _k_win_moves(grid, ray, row, counts, rng):
         if card >= 0:
             counts[card % 13] += 1
             counts[13 + card // 13] += 1
-    n = 0
-    for cell in range(15):
-        card = grid[cell]
-        if card < 0:
-            continue
-        for direction in range(8):
-            for i in range(4):
-                target = ray[cell, direction, i]
-                if target < 0:
-                    break
-                other = grid[target]
-                if other >= 0:
-                    if other % 13 == card % 13 or other // 13 == card // 13:
-                        # no two cards share both rank and suit: the victim's partners
-                        partners = counts[other % 13] + counts[13 + other // 13] - 2
-                        tie = 0
-                        if rng[0]:
-                            x = rng[0]
-                            x ^= (x << 13) & 0xFFFFFFFFFFFF
-                            x ^= x >> 7
-                            x ^= (x << 17) & 0xFFFFFFFFFFFF
-                            rng[0] = x
-                            tie = x & 255
-                        code = (partners << 16) | (tie << 8) | (cell << 4) | target
-                        r = n - 1
-                        while r >= 0 and row[r] > code:
-                            row[r + 1] = row[r]
-                            r -= 1
-                        row[r + 1] = code
-                        n += 1
-                    break
+    n = _k_captures(grid, ray, pairs)
+    for m in range(n):
+        source = pairs[m, 0]
+        target = pairs[m, 1]
+        other = grid[target]
+        # no two cards share both rank and suit: the victim's partners
+        partners = counts[other % 13] + counts[13 + other // 13] - 2
+        tie = 0
+        if rng[0]:
+            x = rng[0]
+            x ^= (x << 13) & 0xFFFFFFFFFFFF
+            x ^= x >> 7
+            x ^= (x << 17) & 0xFFFFFFFFFFFF
+            rng[0] = x
+            tie = x & 255
+        code = (partners << 16) | (tie << 8) | (source << 4) | target
+        r = m - 1
+        while r >= 0 and row[r] > code:
+            row[r + 1] = row[r]
+            r -= 1
+        row[r + 1] = code
     return n
 
 
@@ -451,7 +442,7 @@ def _k_win_phase(grid, ray, wkeys, wbits, ws, state):
     grid alone fixes it); a capture that splits the cards into groups sharing no rank or suit is
     not searched (it loses: fair.py's connectivity bound). The grid is restored before
     returning. ``ws``: the scratch of ``CompiledFairSearch.workspace``."""
-    moves, keys, nmv, idx, cards_at, victims, counts, rng = ws
+    moves, keys, nmv, idx, cards_at, victims, counts, rng, pairs = ws
     suit_ranks = counts[:4]  # scratch (counts is refilled by each node's move generation)
     ncards = 0
     cards = 0
@@ -483,7 +474,7 @@ def _k_win_phase(grid, ray, wkeys, wbits, ws, state):
                     state[0] += 1
                     state[4] += 1
                     cards_at[depth] = cards
-                    nmv[depth] = _k_win_moves(grid, ray, moves[depth], counts, rng)
+                    nmv[depth] = _k_win_moves(grid, ray, moves[depth], counts, rng, pairs)
                     idx[depth] = 0
                     result = 2  # searching
             if result != 2:
@@ -592,7 +583,7 @@ def _k_clair(grid, stock, nstock, used, ray, keys, bounds, bits, wkeys, wbits, w
                     return result
     row = np.empty(128, np.int64)
     counts = np.empty(17, np.int64)
-    n = _k_win_moves(grid, ray, row, counts, np.zeros(1, np.int64))
+    n = _k_win_moves(grid, ray, row, counts, np.zeros(1, np.int64), np.empty((128, 2), np.int64))
     for m in range(n):
         source = (row[m] >> 4) & 15
         target = row[m] & 15
@@ -943,6 +934,7 @@ class CompiledFairSearch:
             np.zeros(24, dtype=np.int64),  # per depth: the card the move took (to undo it)
             np.zeros(17, dtype=np.int64),  # rank and suit counts; scratch
             np.zeros(1, dtype=np.int64),  # the random tie-breaks' state (0: none)
+            np.zeros((128, 2), dtype=np.int64),  # captures as (source, target): scratch
         )
         self.nodes = 0
         self.win_nodes = 0
