@@ -136,16 +136,21 @@ def test_expectimax_equals_brute_force_on_random_positions_with_two_cards_to_com
     _check_random_positions(seed=21, count=40, stock_left=2)
 
 
-@pytest.mark.parametrize("name", sorted(HAND_BUILT))
-def test_bounds_bracket_the_value_at_every_node_limit(name: str) -> None:
-    position = HAND_BUILT[name]
-    exact = evaluate(position)
+def check_bounds_at_every_node_limit(search, position: FairPosition) -> None:
+    """``search(position, node_limit=...)`` (a fresh search each call) stopped at every node
+    limit up to the exact search's node count: its bounds hold the exact value every time."""
+    exact = search(position)
     stopped = 0
     for limit in range(1, exact.nodes + 1):
-        result = evaluate(position, node_limit=limit)
+        result = search(position, node_limit=limit)
         assert result.lower - 1e-12 <= exact.lower <= result.upper + 1e-12
         stopped += not result.exact
     assert stopped > 0  # the limits did stop the search
+
+
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_bounds_bracket_the_value_at_every_node_limit(name: str) -> None:
+    check_bounds_at_every_node_limit(evaluate, HAND_BUILT[name])
 
 
 def test_bounds_bracket_the_value_under_a_time_limit_on_a_whole_deal() -> None:

@@ -20,7 +20,14 @@ from empire_envs.games.solitaire.fair import FairPosition, FairSearch
 from empire_envs.games.solitaire.solver import solve
 from empire_envs.games.solitaire.state import NUM_CELLS
 
-from .test_solitaire_fair import HAND_BUILT, _position, _random_position, _state, brute_force
+from .test_solitaire_fair import (
+    HAND_BUILT,
+    _position,
+    _random_position,
+    _state,
+    brute_force,
+    check_bounds_at_every_node_limit,
+)
 
 pytest.importorskip("numba")
 
@@ -88,14 +95,7 @@ def test_compiled_search_equals_the_python_expectimax_on_real_last_reveals(late_
 
 @pytest.mark.parametrize("name", sorted(HAND_BUILT))
 def test_compiled_bounds_bracket_the_value_at_every_node_limit(name: str) -> None:
-    position = HAND_BUILT[name]
-    exact = _evaluate(position)
-    stopped = 0
-    for limit in range(1, exact.nodes + 1):
-        result = _evaluate(position, node_limit=limit)
-        assert result.lower - 1e-12 <= exact.lower <= result.upper + 1e-12
-        stopped += not result.exact
-    assert stopped > 0
+    check_bounds_at_every_node_limit(_evaluate, HAND_BUILT[name])
 
 
 def test_compiled_bounds_bracket_the_value_on_a_stopped_last_reveal(late_positions) -> None:

@@ -132,6 +132,19 @@ class FairResult:
     seconds: float
     counters: dict[str, int] = field(default_factory=dict)
 
+    @classmethod
+    def from_bounds(
+        cls, lower: float, upper: float, nodes: int, leaf_solves: int, seconds: float, counters: dict[str, int]
+    ) -> FairResult:
+        """A search's result from its root bounds: float sums can stray from [0, 1], and the two
+        bounds' sums from each other, by a few ulps, so both are clipped to [0, 1] and bounds
+        within ``EPS`` are one exact value."""
+        lower, upper = min(max(lower, 0.0), 1.0), min(max(upper, 0.0), 1.0)
+        exact = upper - lower <= EPS
+        if exact:
+            lower = upper = (lower + upper) / 2
+        return cls(lower, upper, exact, nodes, leaf_solves, seconds, counters)
+
 
 def _mask(cards: Iterable[int]) -> int:
     mask = 0
@@ -293,15 +306,10 @@ class FairSearch:
         start, cpu_start = time.perf_counter(), time.process_time()
         nodes0, leaves0 = self.nodes, self.leaf_solves
         self._start(time_limit, node_limit)
-        # float sums can stray from [0, 1], and the two bounds' sums from each other, by a few ulps
-        lower, upper = (min(max(bound, 0.0), 1.0) for bound in self._widening_search(position.key()))
-        exact = upper - lower <= EPS
-        if exact:
-            lower = upper = (lower + upper) / 2
-        return FairResult(
+        lower, upper = self._widening_search(position.key())
+        return FairResult.from_bounds(
             lower,
             upper,
-            exact,
             self.nodes - nodes0,
             self.leaf_solves - leaves0,
             time.perf_counter() - start,

@@ -55,7 +55,8 @@ CHUNK_NODES = 20_000
 CLAIRVOYANT_NODE_LIMIT = 200_000
 #: the most nodes of one kernel call
 MAX_CHUNK_NODES = 50_000_000
-#: the table of bounds: 2**TABLE_BITS entries of 40 bytes (160 MiB at 22)
+#: the table of bounds: 2**TABLE_BITS entries of 40 bytes (160 MiB at 22); the table of
+#: stock-empty verdicts beside it has twice the entries, of 16 bytes (128 MiB at 22)
 TABLE_BITS = 22
 
 # node kinds (the kernel restates them as numbers)
@@ -70,16 +71,16 @@ _KERNEL_NAMES = (
     "_k_bound",
     "_k_captures",
     "_k_classes",
+    "_k_win_key",
     "_k_slot",
     "_k_key",
     "_k_lookup",
     "_k_store",
-    "_k_connected",
-    "_k_win_key",
     "_k_win_slot",
     "_k_win_lookup",
     "_k_win_store",
-    "_k_suits_connected",
+    "_k_cards_connected",
+    "_k_grid_cards",
     "_k_win_moves",
     "_k_win_phase",
     "_k_win",
@@ -231,17 +232,11 @@ def _k_classes(grid, pool, last, extra, reps, sizes):
 
 
 def _k_key(kind, grid, stock_left, pool, waiting, key):
-    """The node's key into ``key`` (3 words); the unseen set is dropped once the stock is empty."""
-    lo = np.uint64(0)
-    for cell in range(10):
-        lo = (lo << np.uint64(6)) | np.uint64(grid[cell] + 1)
-    hi = np.uint64(1)
-    for cell in range(10, 15):
-        hi = (hi << np.uint64(6)) | np.uint64(grid[cell] + 1)
-    hi = (hi << np.uint64(8)) | np.uint64((kind << 6) | (stock_left << 4))
-    hi = (hi << np.uint64(6)) | np.uint64(waiting + 1)
-    key[0] = lo
-    key[1] = hi
+    """The node's key into ``key`` (3 words): _k_win_key's grid words, the second extended by the
+    kind, stock left and waiting card; the unseen set, dropped once the stock is empty."""
+    _k_win_key(grid, key)
+    hi = (key[1] << np.uint64(8)) | np.uint64((kind << 6) | (stock_left << 4))
+    key[1] = (hi << np.uint64(6)) | np.uint64(waiting + 1)
     key[2] = np.uint64(pool) if stock_left > 0 else np.uint64(0)
 
 
@@ -281,32 +276,8 @@ def _k_store(keys, bounds, bits, key, lower, upper):
     bounds[slot, 1] = upper
 
 
-def _k_connected(grid):
-    """Whether the grid's cards form one rank-or-suit group (rules.connected): grow the group of
-    the first card by every card that touches it until nothing changes."""
-    reach = 0
-    for cell in range(15):
-        if grid[cell] >= 0:
-            reach = _k_card_nodes(grid[cell])
-            break
-    changed = True
-    while changed:
-        changed = False
-        for cell in range(15):
-            card = grid[cell]
-            if card >= 0:
-                node = _k_card_nodes(card)
-                if node & reach and (node | reach) != reach:
-                    reach |= node
-                    changed = True
-    for cell in range(15):
-        card = grid[cell]
-        if card >= 0 and not _k_card_nodes(card) & reach:
-            return False
-    return True
-
-
 def _k_win_key(grid, key):
+    """The grid in two words, 6 bits a cell (card + 1): cells 0-9, then a 1 and cells 10-14."""
     lo = np.uint64(0)
     for cell in range(10):
         lo = (lo << np.uint64(6)) | np.uint64(grid[cell] + 1)
@@ -348,13 +319,13 @@ def _k_win_store(wkeys, wbits, lo, hi, won):
     wkeys[slot, 1] = hi | (np.uint64(1) << np.uint64(63)) if won else hi
 
 
-def _k_suits_connected(suit_ranks):
-    """Whether the cards form one rank-or-suit group, from ``suit_ranks`` (per suit, the bit set
-    of its ranks in play): every card joins its suit to its rank, so the cards are one group
+def _k_cards_connected(cards):
+    """Whether the cards of the set ``cards`` (bit ``suit * 13 + rank``) form one rank-or-suit
+    group (rules.connected): every card joins its suit to its rank, so the cards are one group
     exactly when the suits in play are linked by shared ranks."""
     present = 0
     for suit in range(4):
-        if suit_ranks[suit]:
+        if (cards >> (13 * suit)) & 0x1FFF:
             present |= 1 << suit
     if present == 0:
         return True
@@ -362,16 +333,28 @@ def _k_suits_connected(suit_ranks):
     ranks = 0
     for suit in range(4):
         if (linked >> suit) & 1:
-            ranks = suit_ranks[suit]
+            ranks = (cards >> (13 * suit)) & 0x1FFF
     changed = True
     while changed:
         changed = False
         for suit in range(4):
-            if (present >> suit) & 1 and not (linked >> suit) & 1 and suit_ranks[suit] & ranks:
+            suit_ranks = (cards >> (13 * suit)) & 0x1FFF
+            if (present >> suit) & 1 and not (linked >> suit) & 1 and suit_ranks & ranks:
                 linked |= 1 << suit
-                ranks |= suit_ranks[suit]
+                ranks |= suit_ranks
                 changed = True
     return linked == present
+
+
+def _k_grid_cards(grid):
+    """The set of the grid's cards (bit ``card``) and how many there are."""
+    cards = 0
+    count = 0
+    for cell in range(15):
+        if grid[cell] >= 0:
+            cards |= 1 << grid[cell]
+            count += 1
+    return cards, count
 
 
 def _k_win_moves(grid, ray, row, counts, rng, pairs):
@@ -443,16 +426,10 @@ def _k_win_phase(grid, ray, wkeys, wbits, ws, state):
     not searched (it loses: fair.py's connectivity bound). The grid is restored before
     returning. ``ws``: the scratch of ``CompiledFairSearch.workspace``."""
     moves, keys, nmv, idx, cards_at, victims, counts, rng, pairs = ws
-    suit_ranks = counts[:4]  # scratch (counts is refilled by each node's move generation)
-    ncards = 0
-    cards = 0
-    for cell in range(15):
-        if grid[cell] >= 0:
-            ncards += 1
-            cards |= 1 << grid[cell]
+    cards, ncards = _k_grid_cards(grid)
     if ncards == 1:
         return 1
-    if not _k_connected(grid):
+    if not _k_cards_connected(cards):
         return 0
     depth = 0
     result = 0
@@ -509,11 +486,9 @@ def _k_win_phase(grid, ray, wkeys, wbits, ws, state):
             target = code & 15
             victim = grid[target]
             left = cards_at[depth] & ~(1 << victim)
-            for suit in range(4):  # the ranks of each suit once the victim is gone
-                suit_ranks[suit] = (left >> (13 * suit)) & 0x1FFF
             grid[target] = grid[source]
             grid[source] = -1
-            if _k_suits_connected(suit_ranks):
+            if _k_cards_connected(left):
                 victims[depth] = victim
                 cards = left
                 depth += 1
@@ -544,12 +519,7 @@ def _k_clair(grid, stock, nstock, used, ray, keys, bounds, bits, wkeys, wbits, w
     keyed by the grid and the cards still to come) and, once the stock is empty, in _k_win's."""
     if used == nstock:
         return _k_win(grid, ray, wkeys, wbits, ws, state)
-    ncards = 0
-    cards = 0
-    for cell in range(15):
-        if grid[cell] >= 0:
-            ncards += 1
-            cards |= 1 << grid[cell]
+    cards, ncards = _k_grid_cards(grid)
     coming = 0
     sequence = 0
     for i in range(used, nstock):
@@ -564,10 +534,7 @@ def _k_clair(grid, stock, nstock, used, ray, keys, bounds, bits, wkeys, wbits, w
         state[2] = 1
         return -1
     state[0] += 1
-    suit_ranks = np.empty(4, np.int64)
-    for suit in range(4):
-        suit_ranks[suit] = ((cards | coming) >> (13 * suit)) & 0x1FFF
-    if not _k_suits_connected(suit_ranks):
+    if not _k_cards_connected(cards | coming):
         _k_store(keys, bounds, bits, key, 0.0, 0.0)
         return 0
     # reveal and place the next card (the stock opens with the first capture: 18 cards in play)
@@ -588,10 +555,7 @@ def _k_clair(grid, stock, nstock, used, ray, keys, bounds, bits, wkeys, wbits, w
         source = (row[m] >> 4) & 15
         target = row[m] & 15
         victim = grid[target]
-        left = (cards | coming) & ~(1 << victim)
-        for suit in range(4):
-            suit_ranks[suit] = (left >> (13 * suit)) & 0x1FFF
-        if not _k_suits_connected(suit_ranks):
+        if not _k_cards_connected((cards | coming) & ~(1 << victim)):
             continue
         grid[target] = grid[source]
         grid[source] = -1
@@ -666,17 +630,9 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
     if entry >= 0:
         lower = bounds[entry, 0]
         upper = bounds[entry, 1]
-    else:
+    else:  # (a stock-empty decision returned above)
         lower = 0.0
-        ncards = 0
-        for cell in range(15):
-            if grid[cell] >= 0:
-                ncards += 1
-        if kind == 0 and stock_left == 0 and ncards == 1:
-            upper = 1.0
-            lower = 1.0
-        else:
-            upper = _k_bound(grid, waiting, pool, stock_left, groups)
+        upper = _k_bound(grid, waiting, pool, stock_left, groups)
     if upper - lower <= eps or lower >= beta - eps or upper <= alpha + eps or state[2]:
         if entry < 0:
             _k_store(keys, bounds, bits, key, lower, upper)
@@ -761,8 +717,8 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
                         partners += 1
                 order_key[n] = 64 - partners
             n += 1
-    if kind != 1:  # stable sort, highest order key first
-        perm = np.arange(n)
+    perm = np.arange(n)
+    if kind != 1:  # stable sort, highest order key first (classes come sorted by weight)
         for q in range(1, n):
             p = perm[q]
             r = q - 1
@@ -770,8 +726,6 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
                 perm[r + 1] = perm[r]
                 r -= 1
             perm[r + 1] = p
-    else:
-        perm = np.arange(n)
 
     if n == 0:  # nothing legal: lost
         _k_store(keys, bounds, bits, key, 0.0, 0.0)
@@ -783,29 +737,26 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
     child_key = np.empty(3, np.uint64)
     for i in range(n):
         c = perm[i]
+        if child_kind[c] == 0 and child_stock[c] == 0:  # a leaf: only _k_win's table holds it
+            cards, ncards = _k_grid_cards(child_grids[c])
+            if ncards == 1:
+                child_lower[i] = 1.0
+                continue
+            _k_win_key(child_grids[c], child_key)
+            known = _k_win_lookup(wkeys, wbits, child_key[0], child_key[1])
+            if known >= 0:
+                child_lower[i] = known
+                child_upper[i] = known
+            elif not _k_cards_connected(cards):
+                child_upper[i] = 0.0
+            continue
         _k_key(child_kind[c], child_grids[c], child_stock[c], child_pool[c], child_waiting[c], child_key)
         found = _k_lookup(keys, bounds, bits, child_key)
         if found >= 0:
             child_lower[i] = bounds[found, 0]
             child_upper[i] = bounds[found, 1]
         else:
-            ncards = 0
-            for cell in range(15):
-                if child_grids[c, cell] >= 0:
-                    ncards += 1
-            if child_kind[c] == 0 and child_stock[c] == 0:
-                if ncards == 1:
-                    child_lower[i] = 1.0
-                else:
-                    _k_win_key(child_grids[c], child_key)
-                    known = _k_win_lookup(wkeys, wbits, child_key[0], child_key[1])
-                    if known >= 0:
-                        child_lower[i] = known
-                        child_upper[i] = known
-                    elif not _k_connected(child_grids[c]):
-                        child_upper[i] = 0.0
-            else:
-                child_upper[i] = _k_bound(child_grids[c], child_waiting[c], child_pool[c], child_stock[c], groups)
+            child_upper[i] = _k_bound(child_grids[c], child_waiting[c], child_pool[c], child_stock[c], groups)
 
     if kind == 1:  # chance: Star1 windows
         new_lower = 0.0
@@ -924,7 +875,7 @@ class CompiledFairSearch:
         #: the verdicts of stock-empty grids (``_k_win``): 16 bytes an entry
         self.win_bits = table_bits + 1
         self.win_keys = np.zeros((1 << self.win_bits, 2), dtype=np.uint64)
-        # _k_win's scratch: per depth the moves in order and the position key
+        # _k_win's scratch
         self.workspace = (
             np.zeros((24, 128), dtype=np.int64),  # per depth: the moves in order
             np.zeros((24, 2), dtype=np.uint64),  # per depth: the position's key
@@ -1023,16 +974,11 @@ class CompiledFairSearch:
                     break
             if upper - lower <= EPS or out_of_time:
                 break
-        lower, upper = min(max(lower, 0.0), 1.0), min(max(upper, 0.0), 1.0)
         if upper - lower > EPS and clairvoyant_bound:
-            upper = min(upper, self.clairvoyant_bound(position, solve_node_limit=CLAIRVOYANT_NODE_LIMIT))
-        exact = upper - lower <= EPS
-        if exact:
-            lower = upper = (lower + upper) / 2
-        return FairResult(
+            upper = min(upper, self.clairvoyant_bound(position))
+        return FairResult.from_bounds(
             lower,
             upper,
-            exact,
             self.nodes - nodes0,
             self.leaf_solves - leaves0,
             time.perf_counter() - start,
