@@ -104,6 +104,23 @@ def test_fit_learns_the_teachers_moves_and_saves_a_policy_that_starts_a_run(demo
     assert agent.policy.hidden_sizes == [8]
 
 
+def test_a_network_fed_the_mask_fits_and_its_policy_file_plays_what_it_learned(tmp_path):
+    # mask_in_observation (one-seat games): the network reads the observation and then the mask,
+    # in the fit as in play
+    solitaire = [(key, value) for key, value in SMALL if not key.startswith("self_play")]
+    config = load_jax_config(None, [*solitaire, ("env_id", "empire_envs/EmpireSolitaire-v0"), ("mask_in_observation", True)])
+    data = jax_imitate.collect(config, "reveal-solve", episodes=10, seed=0, explore=0.1)
+    trainer = make_trainer(config)
+    assert trainer.input_size == data["observations"].shape[1] + data["masks"].shape[1]
+    params, agreements = jax_imitate.fit(trainer, data, epochs=5, learning_rate=3e-3, batch_size=32, log=lambda _: None)
+    assert 0.0 <= agreements["agreement_held_out"] <= 1.0
+    policy = make_agent(f"jaxppo:{trainer.save(tmp_path / 'policy.npz', params, 0)}", "solitaire").policy
+    observations, masks = data["observations"], data["masks"]
+    logits, _ = trainer.forward(params, jax_imitate.network_inputs(trainer, jnp.asarray(observations), jnp.asarray(masks)))
+    compiled = np.asarray(jnp.argmax(jax_imitate.masked_logits(logits, jnp.asarray(masks)), axis=-1))
+    np.testing.assert_array_equal(policy.greedy(observations, masks), compiled)
+
+
 def test_init_policy_refuses_a_network_of_other_widths(tmp_path):
     trainer = make_trainer(small_config())
     params = trainer.network.init(jax.random.PRNGKey(0), jnp.zeros((trainer.input_size,), jnp.float32))

@@ -152,6 +152,14 @@ def _aec_step(env: Any, names: list[str], action: int) -> dict[int, float]:
     return {names.index(who): float(reward) for who, reward in env.rewards.items() if who in names}
 
 
+def network_inputs(trainer: Trainer, observations: jax.Array, masks: jax.Array) -> jax.Array:
+    """What the trainer's network reads of a batch: the observations, followed by the masks when the
+    config feeds them (``mask_in_observation``, the order of ``Trainer.network_input``)."""
+    if not trainer.policy_input.mask:
+        return observations
+    return jnp.concatenate([observations, masks.astype(jnp.float32)], axis=-1)
+
+
 def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> float:
     """How often the network's most likely legal action is the teacher's move on ``rows``."""
     if rows.size == 0:
@@ -159,8 +167,9 @@ def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: 
     hits = 0
     for start in range(0, rows.size, 4096):
         chunk = rows[start : start + 4096]
-        logits, _ = trainer.forward(params, jnp.asarray(data["observations"][chunk]))
-        chosen = np.asarray(jnp.argmax(masked_logits(logits, jnp.asarray(data["masks"][chunk])), axis=-1))
+        masks = jnp.asarray(data["masks"][chunk])
+        logits, _ = trainer.forward(params, network_inputs(trainer, jnp.asarray(data["observations"][chunk]), masks))
+        chosen = np.asarray(jnp.argmax(masked_logits(logits, masks), axis=-1))
         hits += int((chosen == data["actions"][chunk]).sum())
     return hits / rows.size
 
@@ -187,7 +196,7 @@ def fit(
     vf_coef = config.ppo.vf_coef
 
     def loss(params: Any, observations: jax.Array, masks: jax.Array, actions: jax.Array, returns: jax.Array) -> Any:
-        logits, value = trainer.forward(params, observations)
+        logits, value = trainer.forward(params, network_inputs(trainer, observations, masks))
         log_probs = jax.nn.log_softmax(masked_logits(logits, masks))
         cross_entropy = -jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0].mean()
         return cross_entropy + vf_coef * jnp.square(value - returns).mean(), cross_entropy
