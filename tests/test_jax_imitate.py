@@ -19,6 +19,10 @@ from empire_envs.adapters.jax_env import seed_key  # noqa: E402
 from empire_envs.agents import jax_ppo as policy_files  # noqa: E402
 from empire_envs.agents.base import make_agent  # noqa: E402
 from empire_envs.cli import main as cli_main  # noqa: E402
+from empire_envs.games.solitaire import rules as solitaire_rules  # noqa: E402
+from empire_envs.games.solitaire import state as solitaire_state  # noqa: E402
+from empire_envs.games.solitaire.solver import solve  # noqa: E402
+from empire_envs.registry import make_any  # noqa: E402
 from empire_envs.training import jax_imitate  # noqa: E402
 from empire_envs.training.jax_config import load_jax_config  # noqa: E402
 from empire_envs.training.jax_trainers import make_trainer  # noqa: E402
@@ -37,6 +41,14 @@ SMALL = [
 
 def small_config(**changes: object):
     return load_jax_config(None, SMALL + list(changes.items()))
+
+
+#: a one-seat config of the same size (Solitaire: reveal-solve labels sets of winning moves)
+SOLITAIRE_SMALL = [(key, value) for key, value in SMALL if not key.startswith("self_play")]
+
+
+def solitaire_config(**changes: object):
+    return load_jax_config(None, [*SOLITAIRE_SMALL, ("env_id", "empire_envs/EmpireSolitaire-v0"), *changes.items()])
 
 
 def test_returns_to_go_follow_each_seat_over_its_own_decisions():
@@ -107,18 +119,136 @@ def test_fit_learns_the_teachers_moves_and_saves_a_policy_that_starts_a_run(demo
 def test_a_network_fed_the_mask_fits_and_its_policy_file_plays_what_it_learned(tmp_path):
     # mask_in_observation (one-seat games): the network reads the observation and then the mask,
     # in the fit as in play
-    solitaire = [(key, value) for key, value in SMALL if not key.startswith("self_play")]
-    config = load_jax_config(None, [*solitaire, ("env_id", "empire_envs/EmpireSolitaire-v0"), ("mask_in_observation", True)])
+    config = solitaire_config(mask_in_observation=True)
     data = jax_imitate.collect(config, "reveal-solve", episodes=10, seed=0, explore=0.1)
     trainer = make_trainer(config)
     assert trainer.input_size == data["observations"].shape[1] + data["masks"].shape[1]
-    params, agreements = jax_imitate.fit(trainer, data, epochs=5, learning_rate=3e-3, batch_size=32, log=lambda _: None)
+    params, agreements = jax_imitate.fit(
+        trainer, data, epochs=5, learning_rate=3e-3, batch_size=32, log=lambda _: None
+    )
     assert 0.0 <= agreements["agreement_held_out"] <= 1.0
     policy = make_agent(f"jaxppo:{trainer.save(tmp_path / 'policy.npz', params, 0)}", "solitaire").policy
     observations, masks = data["observations"], data["masks"]
-    logits, _ = trainer.forward(params, jax_imitate.network_inputs(trainer, jnp.asarray(observations), jnp.asarray(masks)))
+    inputs = jax_imitate.network_inputs(trainer, jnp.asarray(observations), jnp.asarray(masks))
+    logits, _ = trainer.forward(params, inputs)
     compiled = np.asarray(jnp.argmax(jax_imitate.masked_logits(logits, jnp.asarray(masks)), axis=-1))
     np.testing.assert_array_equal(policy.greedy(observations, masks), compiled)
+
+
+@pytest.fixture(scope="module")
+def solitaire_lessons():
+    return jax_imitate.collect(solitaire_config(), "reveal-solve", episodes=12, seed=5, explore=0.1)
+
+
+def test_a_teacher_without_acceptable_moves_accepts_its_own_move_alone(demonstrations):
+    targets = demonstrations["targets"]
+    assert targets.shape == demonstrations["masks"].shape
+    expected = np.zeros_like(targets)
+    expected[np.arange(targets.shape[0]), demonstrations["actions"]] = True
+    np.testing.assert_array_equal(targets, expected)
+
+
+def test_reveal_solve_accepts_every_move_that_keeps_the_visible_game_won(solitaire_lessons):
+    data = solitaire_lessons
+    targets, masks = data["targets"], data["masks"]
+    assert targets[np.arange(targets.shape[0]), data["actions"]].all()  # its own move is always accepted
+    assert not (targets & ~masks).any()  # and only legal moves
+    assert (targets.sum(axis=1) > 1).any()  # the dozen games hold positions with several winning moves
+    # each accepted set against the python solver on the env's own positions (nothing hidden)
+    env = make_any("empire_envs/EmpireSolitaire-v0")
+    teacher = make_agent("reveal-solve", "solitaire")
+    checked = 0
+    for game in range(3):
+        observation, info = env.reset(seed=100 + game)
+        teacher.reset(seed=0)
+        done = False
+        while not done:
+            state, mask = env.unwrapped.state, info["action_mask"]
+            accepted = set(teacher.acceptable_actions(observation, mask, state))
+            move = teacher.act(observation, mask, state)
+            if not state.stock:
+                winning = {a for a in map(int, np.flatnonzero(mask)) if _wins_after(state, a)}
+                assert accepted == (winning or {move})
+                checked += 1
+            else:
+                assert accepted == {move}
+            observation, _, terminated, truncated, info = env.step(move)
+            done = terminated or truncated
+    assert checked > 10
+
+
+def _wins_after(state, action):
+    after = state.clone()
+    solitaire_rules.apply_action(after, action)
+    if after.outcome != solitaire_state.ONGOING:
+        return after.outcome == solitaire_state.WON
+    return solve(after.grid, [], backend="python") is not None
+
+
+def test_the_fit_raises_the_accepted_sets_probability_and_agreement_counts_any_accepted_move(solitaire_lessons):
+    config = solitaire_config(mask_in_observation=True, **{"ppo.hidden_sizes": [128]})
+    trainer = make_trainer(config)
+    data = solitaire_lessons
+    params, agreements = jax_imitate.fit(
+        trainer, data, epochs=60, learning_rate=3e-3, batch_size=32, log=lambda _: None
+    )
+    fresh = trainer.network.init(jax.random.PRNGKey(1), jnp.zeros((trainer.input_size,), jnp.float32))
+    rows = np.flatnonzero(data["games"] % 10 != 9)
+
+    def accepted_probability(params):
+        masks = jnp.asarray(data["masks"][rows])
+        inputs = jax_imitate.network_inputs(trainer, jnp.asarray(data["observations"][rows]), masks)
+        logits, _ = trainer.forward(params, inputs)
+        probs = jax.nn.softmax(jax_imitate.masked_logits(logits, masks))
+        return float(jnp.where(jnp.asarray(data["targets"][rows]), probs, 0.0).sum(axis=1).mean())
+
+    assert accepted_probability(params) > max(0.9, accepted_probability(fresh) + 0.2)
+    assert agreements["agreement_fitted"] > 0.9
+    # agreement reads the accepted set: a label swapped for another accepted move changes nothing
+    several = rows[data["targets"][rows].sum(axis=1) > 1]
+    assert several.size
+    swapped = dict(data, actions=data["actions"].copy())
+    for row in several:
+        others = np.flatnonzero(data["targets"][row])
+        swapped["actions"][row] = int(others[others != data["actions"][row]][0])
+    assert jax_imitate.agreement(trainer, params, swapped, rows) == jax_imitate.agreement(trainer, params, data, rows)
+
+
+def test_in_a_dagger_round_the_student_plays_and_the_teacher_labels():
+    config = solitaire_config()
+
+    def first_legal(observation, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    data = jax_imitate.collect(config, "reveal-solve", episodes=4, seed=11, explore=0.0, student=first_legal)
+    env = make_any("empire_envs/EmpireSolitaire-v0")
+    row = 0
+    for game in range(4):
+        observation, info = env.reset(seed=11 + game)
+        done = False
+        while not done:  # the positions recorded are those of the student's own line
+            np.testing.assert_array_equal(data["observations"][row], observation)
+            assert data["games"][row] == game
+            observation, _, terminated, truncated, info = env.step(first_legal(observation, info["action_mask"]))
+            done, row = terminated or truncated, row + 1
+    assert row == data["actions"].size
+    assert data["outcomes"].shape == (4,) and set(data["outcomes"].tolist()) <= {-1.0, 1.0}
+    # the labels are the teacher's: somewhere the student's move differs from them
+    assert (data["actions"] != [first_legal(None, m) for m in data["masks"]]).any()
+
+
+def test_imitate_runs_dagger_rounds_on_new_deals_and_reports_the_students_games(tmp_path):
+    config = solitaire_config()
+    summary = jax_imitate.imitate(
+        config, "reveal-solve", 10, 2, 3e-3, 32, 0.0, tmp_path / "run", log=lambda _: None, dagger_rounds=2
+    )
+    assert [entry["round"] for entry in summary["rounds"]] == [1, 2]
+    assert all(0.0 <= entry["student_win_rate"] <= 1.0 for entry in summary["rounds"])
+    first = jax_imitate.collect(config, "reveal-solve", 10, config.seed, 0.0)
+    assert summary["decisions"] > first["actions"].size  # the rounds' positions were added
+    assert json.loads((tmp_path / "run" / "summary.json").read_text())["dagger_rounds"] == 2
+    with pytest.raises(ValueError, match="dagger_rounds must be at least 0"):
+        jax_imitate.imitate(config, "reveal-solve", 10, 1, 3e-3, 32, 0.0, tmp_path / "bad", dagger_rounds=-1)
 
 
 def test_init_policy_refuses_a_network_of_other_widths(tmp_path):
@@ -174,4 +304,16 @@ def test_the_imitate_command_refuses_explore_without_jax_and_out_of_range(tmp_pa
     )
     assert code == 2
     assert "--explore must be in [0, 1), got 1.0" in capsys.readouterr().err
+    code = cli_main(
+        ["imitate", "--backend", "jax", "--env", "MapDuel-v0", "--teacher", "heuristic"]
+        + ["--dagger-rounds", "-1", "--out", str(tmp_path / "y")]
+    )
+    assert code == 2
+    assert "--dagger-rounds must be at least 0, got -1" in capsys.readouterr().err
+    code = cli_main(
+        ["imitate", "--env", "EmpireSolo-v0", "--teacher", "heuristic", "--dagger-rounds", "2"]
+        + ["--out", str(tmp_path / "x")]
+    )
+    assert code == 2
+    assert "--dagger-rounds is for --backend jax" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from empire_envs.agents.solitaire import OptimalSolitaireAgent, RevealThenSolveAgent
+from empire_envs.agents.base import Agent
+from empire_envs.agents.solitaire import GreedySolitaireAgent, OptimalSolitaireAgent, RevealThenSolveAgent
 from empire_envs.core.cards import parse_card
 from empire_envs.games.solitaire import actions as A
 from empire_envs.games.solitaire import rules
@@ -241,6 +242,49 @@ def test_optimal_agent_plays_the_exact_best_action_on_a_small_position() -> None
     assert min(hi for _, hi in bounds.values()) < best  # some action is proven worse: the choice matters
     action = OptimalSolitaireAgent(time_limit=None, node_limit=10**6).act(None, rules.legal_mask(state), state)
     assert bounds[action][0] == pytest.approx(best)
+
+
+def _where_greedy_and_reveal_solve_disagree() -> tuple[SolitaireState, object]:
+    """The first position of reveal-then-solve's game of deal 7 with the stock still hidden where
+    greedy would move otherwise (at the first chance to reveal: greedy captures instead)."""
+    state = rules.new_game(rng=7)
+    player = RevealThenSolveAgent()
+    while state.stock:
+        mask = rules.legal_mask(state)
+        if GreedySolitaireAgent().act(None, mask, state) != RevealThenSolveAgent().act(None, mask, state):
+            return state, mask
+        rules.apply_action(state, player.act(None, mask, state))
+    raise AssertionError("greedy and reveal-solve agree all along deal 7")
+
+
+def test_optimal_agent_falls_back_on_its_prior_where_the_search_proves_nothing() -> None:
+    state, mask = _where_greedy_and_reveal_solve_disagree()
+    greedy_move = GreedySolitaireAgent().act(None, mask, state)
+    reveal_solve_move = RevealThenSolveAgent().act(None, mask, state)
+    # one node proves no action better than another
+    assert OptimalSolitaireAgent(time_limit=None, node_limit=1, prior="greedy").act(None, mask, state) == greedy_move
+    assert OptimalSolitaireAgent(time_limit=None, node_limit=1).act(None, mask, state) == reveal_solve_move
+
+
+def test_optimal_agent_overrules_its_prior_where_the_search_proves_a_better_move() -> None:
+    state = _state(HAND_BUILT["captures or the reveal"])
+    position = FairPosition.from_state(state)
+    bounds = FairSearch().action_bounds(position)
+    best = max(lo for lo, _ in bounds.values())
+    worse = [action for action, (_, hi) in bounds.items() if hi < best]
+    agent = OptimalSolitaireAgent(time_limit=None, node_limit=10**6, prior=FirstOf(worse))
+    action = agent.act(None, rules.legal_mask(state), state)
+    assert bounds[action][0] == pytest.approx(best) and action not in worse
+
+
+class FirstOf(Agent):
+    """A prior that plays the first of ``moves`` (a proven-worse move, in the test above)."""
+
+    def __init__(self, moves: list[int]) -> None:
+        self.moves = moves
+
+    def act(self, observation, action_mask, state=None) -> int:
+        return self.moves[0]
 
 
 def test_agent_settings_are_checked() -> None:

@@ -12,7 +12,7 @@ from ..games.solitaire import rules
 from ..games.solitaire.fair import EPS as FAIR_EPS
 from ..games.solitaire.fair import FairPosition, FairSearch
 from ..games.solitaire.solver import solve
-from ..games.solitaire.state import SolitaireState
+from ..games.solitaire.state import ONGOING, WON, SolitaireState
 from .base import Agent
 
 
@@ -120,6 +120,34 @@ class RevealThenSolveAgent(Agent):
                 return line[0]
         return self._greedy.act(observation, action_mask, state)
 
+    def acceptable_actions(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> list[int]:
+        """Every move this planner would be content with, for imitation (``training.jax_imitate``):
+        once nothing is hidden (the stock empty, or its last card in view), each legal move after
+        which the visible game can still be won, since its solver takes any winning line; before
+        that, or where no move keeps a win, its own move alone. Reads the grid, never the stock;
+        leaves the agent's plan as it was."""
+        if state is None:
+            raise ValueError("RevealThenSolveAgent reads the grid: pass the game state")
+        if not state.stock and state.outcome == ONGOING:
+            winning = [action for action in map(int, np.flatnonzero(action_mask)) if _still_winnable(state, action)]
+            if winning:
+                return winning
+        saved = list(self._plan)
+        try:
+            return [self.act(observation, action_mask, state)]
+        finally:
+            self._plan = saved
+
+
+def _still_winnable(state: SolitaireState, action: int) -> bool:
+    """Whether the position after ``action`` can be won, for a state whose stock is empty (its last
+    card may be in view, waiting to be placed)."""
+    after = state.clone()
+    rules.apply_action(after, action)
+    if after.outcome != ONGOING:
+        return after.outcome == WON
+    return solve(after.grid, []) is not None
+
 
 class SolverAgent(Agent):
     """An ORACLE: it reads the hidden stock order and plays the solver's winning line.
@@ -158,16 +186,20 @@ class OptimalSolitaireAgent(Agent):
     without a search) and, when given, ``node_limit`` nodes (a limit that makes the agent
     deterministic, for tests; ``time_limit=None`` then drops the clock), and plays the action with
     the best proven lower bound: exact when the search finished, otherwise the value of the best
-    strategy found after that action. Reveal-then-solve's choice is searched first and kept unless
-    another action's lower bound is strictly higher, so where the search proves nothing the agent
-    plays as ``reveal-solve`` does. Once the stock is empty nothing is hidden and it plays the
+    strategy found after that action. The ``prior``'s choice (reveal-then-solve by default; an
+    agent, or any agent spec, such as a trained network ``jaxppo:PATH`` or
+    ``pretrained:EmpireSolitaire-v0``) is
+    searched first and kept unless another action's lower bound is strictly higher, so where the
+    search proves nothing the agent plays as its prior does. Once the stock is empty nothing is hidden and it plays the
     solver's winning line. Its table of bounds lives for one game (``reset`` clears it): each
     search starts from what the earlier ones proved, so the lower bounds only rise.
     """
 
     name = "optimal"
 
-    def __init__(self, time_limit: float | None = 0.05, node_limit: int | None = None) -> None:
+    def __init__(
+        self, time_limit: float | None = 0.05, node_limit: int | None = None, prior: str | Agent | None = None
+    ) -> None:
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}")
         if node_limit is not None and node_limit < 1:
@@ -178,10 +210,19 @@ class OptimalSolitaireAgent(Agent):
         self.node_limit = node_limit
         self._search = FairSearch()
         self._plan: list[int] = []
+        self._prior: Agent | None = None
+        if isinstance(prior, Agent):
+            self._prior = prior
+        elif prior is not None:
+            from .base import make_agent  # the registry imports this module
+
+            self._prior = make_agent(prior, "solitaire")
 
     def reset(self, seed: int | None = None) -> None:
         self._search = FairSearch()
         self._plan = []
+        if self._prior is not None:
+            self._prior.reset(seed=seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         if state is None:
@@ -198,7 +239,10 @@ class OptimalSolitaireAgent(Agent):
             if self._plan and self._plan[0] in legal:
                 return self._plan.pop(0)
         self._plan = []
-        fallback = RevealThenSolveAgent().act(observation, action_mask, state)  # a fresh one: no stale plan
+        if self._prior is None:
+            fallback = RevealThenSolveAgent().act(observation, action_mask, state)  # a fresh one: no stale plan
+        else:
+            fallback = int(self._prior.act(observation, action_mask, state))
         bounds = self._search.action_bounds(
             position, time_limit=self.time_limit, node_limit=self.node_limit, first=fallback
         )

@@ -273,6 +273,13 @@ def _add_imitate(commands: Subparsers) -> None:
         help="--backend jax: the share of moves played at random instead of the teacher's, still labelled "
         "with the teacher's move (default 0.1)",
     )
+    sub.add_argument(
+        "--dagger-rounds",
+        type=int,
+        default=0,
+        help="--backend jax: after the first fit, this many DAgger rounds: the student plays --episodes new "
+        "games, the teacher labels them, and the network trains --epochs more on all the data (default 0)",
+    )
     sub.add_argument("--config", help="TOML whose [ppo] table gives the network (as for train)")
     sub.add_argument("--out", required=True, help="run directory")
     sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
@@ -284,6 +291,8 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         return _imitate_jax(args)
     if args.explore is not None:
         raise CliError("--explore is for --backend jax (the sb3 teacher plays every move itself)")
+    if args.dagger_rounds:
+        raise CliError("--dagger-rounds is for --backend jax")
 
     def prepare() -> Any:
         from ..training.train import check_run
@@ -308,6 +317,8 @@ def _imitate_jax(args: argparse.Namespace) -> int:
     explore = 0.1 if args.explore is None else args.explore
     if not 0.0 <= explore < 1.0:
         raise CliError(f"--explore must be in [0, 1), got {explore}")
+    if args.dagger_rounds < 0:
+        raise CliError(f"--dagger-rounds must be at least 0, got {args.dagger_rounds}")
 
     def prepare() -> Any:
         require_extra("jax", "imitate --backend jax")
@@ -321,7 +332,15 @@ def _imitate_jax(args: argparse.Namespace) -> int:
         from ..training.jax_imitate import imitate
 
         return imitate(
-            config, args.teacher, args.episodes, args.epochs, args.learning_rate, args.batch_size, explore, out
+            config,
+            args.teacher,
+            args.episodes,
+            args.epochs,
+            args.learning_rate,
+            args.batch_size,
+            explore,
+            out,
+            dagger_rounds=args.dagger_rounds,
         )
 
     config, out = _imitate_in_folder(args, prepare, fit)

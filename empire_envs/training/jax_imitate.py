@@ -9,16 +9,21 @@ start a ``--backend jax`` run from (``init_policy``).
    ``seed + i + 7919 * s``). At every decision the teacher's move is the label; with
    probability ``explore`` a uniformly random legal action is played instead (drawn from a
    generator seeded with ``seed``), so the student also sees positions the teacher would not
-   reach. A decision's value target is the seat's discounted return-to-go over its own
+   reach. A teacher with ``acceptable_actions`` (reveal-solve: once nothing is hidden, every
+   move that keeps the game winnable) also gives the set of moves it accepts (``targets``); the
+   others accept their own move alone. A decision's value target is the seat's discounted return-to-go over its own
    decisions: every reward the seat receives between one of its decisions and the next is
    credited to the first (the rule of ``training.jax_selfplay``), discounted by ``ppo.gamma``
    per decision of that seat. A one-seat game works the same way with one seat.
 2. **Fit** (``fit``): the network of the config (``ppo.hidden_sizes``, ``ppo.activation``),
-   initialised as the trainer initialises it from the config's seed, minimises the
-   cross-entropy of the teacher's move under the masked logits plus ``ppo.vf_coef`` times the
+   initialised as the trainer initialises it from the config's seed, minimises minus the log
+   of the probability of the accepted moves under the masked logits (the cross-entropy of the
+   teacher's move when it accepts no other) plus ``ppo.vf_coef`` times the
    squared error of the value, with Adam, ``epochs`` passes in shuffled minibatches. Games with
    index 9 mod 10 are held out: the summary gives how often the student's most likely legal
-   action is the teacher's move, on the games fitted and on those held out.
+   action is a move the teacher accepts, on the games fitted and on those held out.
+   ``dagger_rounds`` (DAgger) then lets the student play new games, labelled by the teacher, and
+   fits again on all the data (``imitate``).
 3. **Output**: ``OUT/policy.npz`` (the policy file of ``empire_envs.agents.jax_ppo``: plays as
    ``jaxppo:OUT/policy.npz`` and starts a run with ``--set init_policy=OUT/policy.npz``),
    ``config.json`` and ``summary.json``.
@@ -62,9 +67,22 @@ def _returns_to_go(seats: list[int], credited: list[float], gamma: float) -> lis
     return result
 
 
-def collect(config: JaxTrainConfig, teacher: str, episodes: int, seed: int, explore: float) -> dict[str, np.ndarray]:
+#: what plays the moves in a DAgger round: (observation, mask) -> action
+Student = Callable[[np.ndarray, np.ndarray], int]
+
+
+def collect(
+    config: JaxTrainConfig,
+    teacher: str,
+    episodes: int,
+    seed: int,
+    explore: float,
+    student: Student | None = None,
+) -> dict[str, np.ndarray]:
     """The teacher's decisions on every seat (module docstring): observations, masks, the
-    teacher's actions, value targets, the seat and the game of each."""
+    teacher's actions, the moves it accepts (``targets``), value targets, the seat and the game
+    of each, and each game's ``outcomes`` (the return of its first seat). With a ``student`` the
+    student plays every move (a DAgger round) and the teacher only labels."""
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
     if not 0.0 <= explore < 1.0:
@@ -74,7 +92,7 @@ def collect(config: JaxTrainConfig, teacher: str, episodes: int, seed: int, expl
     name = game_key(env, config.env_id)
     rng = np.random.default_rng(seed)
     columns: dict[str, list[Any]] = {
-        key: [] for key in ("observations", "masks", "actions", "returns", "seats", "games")
+        key: [] for key in ("observations", "masks", "actions", "targets", "returns", "seats", "games", "outcomes")
     }
     try:
         seat_names = list(env.possible_agents) if multiplayer else ["solo"]
@@ -86,11 +104,18 @@ def collect(config: JaxTrainConfig, teacher: str, episodes: int, seed: int, expl
             for index, agent in enumerate(teachers):
                 agent.reset(seed=seed + game + SEAT_SEED_STRIDE * index)
             for observation, mask, seat, state, play in _decisions(env, multiplayer, seed + game):
+                accepted = _acceptable(teachers[seat], observation, mask, state)
                 label = teachers[seat].act(observation, mask, state)
-                chosen = int(rng.choice(np.flatnonzero(mask))) if rng.random() < explore else label
+                if rng.random() < explore:
+                    chosen = int(rng.choice(np.flatnonzero(mask)))
+                else:
+                    chosen = label if student is None else int(student(observation, mask))
                 columns["observations"].append(np.asarray(observation, dtype=np.float32))
                 columns["masks"].append(np.asarray(mask, dtype=bool))
                 columns["actions"].append(label)
+                targets = np.zeros(len(mask), dtype=bool)
+                targets[[label, *accepted]] = True
+                columns["targets"].append(targets)
                 last_decision[seat] = len(seats)
                 seats.append(seat)
                 credited.append(0.0)
@@ -100,16 +125,37 @@ def collect(config: JaxTrainConfig, teacher: str, episodes: int, seed: int, expl
             columns["returns"].extend(_returns_to_go(seats, credited, config.ppo.gamma))
             columns["seats"].extend(seats)
             columns["games"].extend([game] * len(seats))
+            columns["outcomes"].append(sum(credited[i] for i, s in enumerate(seats) if s == 0))
     finally:
         env.close()
     return {
         "observations": np.asarray(columns["observations"], dtype=np.float32),
         "masks": np.asarray(columns["masks"], dtype=bool),
         "actions": np.asarray(columns["actions"], dtype=np.int32),
+        "targets": np.asarray(columns["targets"], dtype=bool),
         "returns": np.asarray(columns["returns"], dtype=np.float32),
         "seats": np.asarray(columns["seats"], dtype=np.int32),
         "games": np.asarray(columns["games"], dtype=np.int32),
+        "outcomes": np.asarray(columns["outcomes"], dtype=np.float32),
     }
+
+
+def _greedy(trainer: Trainer, params: Any) -> Student:
+    """The network's most likely legal move, one position at a time."""
+
+    @jax.jit
+    def choose(observation: jax.Array, mask: jax.Array) -> jax.Array:
+        logits, _ = trainer.forward(params, network_inputs(trainer, observation[None], mask[None]))
+        return jnp.argmax(masked_logits(logits, mask[None]), axis=-1)[0]
+
+    return lambda observation, mask: int(choose(jnp.asarray(observation, jnp.float32), jnp.asarray(mask, bool)))
+
+
+def _acceptable(teacher: Any, observation: np.ndarray, mask: np.ndarray, state: Any) -> list[int]:
+    """The moves a teacher accepts: its ``acceptable_actions`` when it has them (a planner that is
+    content with any of several moves), else none beyond the move it plays."""
+    method = getattr(teacher, "acceptable_actions", None)
+    return [] if method is None else [int(action) for action in method(observation, mask, state)]
 
 
 def _decisions(env: Any, multiplayer: bool, deal: int) -> Any:
@@ -161,7 +207,7 @@ def network_inputs(trainer: Trainer, observations: jax.Array, masks: jax.Array) 
 
 
 def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> float:
-    """How often the network's most likely legal action is the teacher's move on ``rows``."""
+    """How often the network's most likely legal action is a move the teacher accepts, on ``rows``."""
     if rows.size == 0:
         return float("nan")
     hits = 0
@@ -170,7 +216,7 @@ def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: 
         masks = jnp.asarray(data["masks"][chunk])
         logits, _ = trainer.forward(params, network_inputs(trainer, jnp.asarray(data["observations"][chunk]), masks))
         chosen = np.asarray(jnp.argmax(masked_logits(logits, masks), axis=-1))
-        hits += int((chosen == data["actions"][chunk]).sum())
+        hits += int(data["targets"][chunk, chosen].sum())
     return hits / rows.size
 
 
@@ -181,8 +227,10 @@ def fit(
     learning_rate: float,
     batch_size: int,
     log: Callable[[str], None] = print,
+    params: Any = None,
 ) -> tuple[Any, dict[str, float]]:
-    """The network fitted to ``data`` (module docstring); returns its parameters and the agreements."""
+    """The network fitted to ``data`` (module docstring), from ``params`` when given (a DAgger
+    round goes on from the last round's network); returns its parameters and the agreements."""
     config = trainer.config
     held_out = data["games"] % HELD_OUT_EVERY == HELD_OUT
     train_rows, test_rows = np.flatnonzero(~held_out), np.flatnonzero(held_out)
@@ -190,15 +238,18 @@ def fit(
         raise ValueError("no decisions to fit: every game is held out (play at least 9 games)")
     key = jax.random.PRNGKey(config.seed)
     key, net_key = jax.random.split(jax.random.fold_in(key, 17))
-    params = trainer.network.init(net_key, jnp.zeros((trainer.input_size,), jnp.float32))
+    if params is None:
+        params = trainer.network.init(net_key, jnp.zeros((trainer.input_size,), jnp.float32))
     optimizer = optax.chain(optax.clip_by_global_norm(config.ppo.max_grad_norm), optax.adam(learning_rate))
     opt_state = optimizer.init(params)
     vf_coef = config.ppo.vf_coef
 
-    def loss(params: Any, observations: jax.Array, masks: jax.Array, actions: jax.Array, returns: jax.Array) -> Any:
+    def loss(params: Any, observations: jax.Array, masks: jax.Array, targets: jax.Array, returns: jax.Array) -> Any:
         logits, value = trainer.forward(params, network_inputs(trainer, observations, masks))
-        log_probs = jax.nn.log_softmax(masked_logits(logits, masks))
-        cross_entropy = -jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0].mean()
+        legal = masked_logits(logits, masks)
+        # minus the log of the probability of the accepted moves (the teacher's move when it is the only one)
+        accepted = jax.nn.logsumexp(jnp.where(targets, legal, -jnp.inf), axis=-1)
+        cross_entropy = (jax.nn.logsumexp(legal, axis=-1) - accepted).mean()
         return cross_entropy + vf_coef * jnp.square(value - returns).mean(), cross_entropy
 
     @jax.jit
@@ -214,7 +265,7 @@ def fit(
         losses = []
         for start in range(0, order.size - size + 1, size):  # whole batches: one compiled shape
             rows = np.sort(order[start : start + size])
-            batch = tuple(jnp.asarray(data[name][rows]) for name in ("observations", "masks", "actions", "returns"))
+            batch = tuple(jnp.asarray(data[name][rows]) for name in ("observations", "masks", "targets", "returns"))
             params, opt_state, cross_entropy = step(params, opt_state, batch)
             losses.append(float(cross_entropy))
         log(f"epoch {epoch + 1}/{epochs}: cross-entropy {np.mean(losses):.4f}")
@@ -234,19 +285,49 @@ def imitate(
     explore: float,
     out: Path,
     log: Callable[[str], None] = print,
+    dagger_rounds: int = 0,
 ) -> dict[str, Any]:
-    """Collect, fit and save (module docstring); returns the summary written to ``out/summary.json``."""
+    """Collect, fit and save (module docstring); returns the summary written to ``out/summary.json``.
+
+    ``dagger_rounds``: after the first fit, that many DAgger rounds: the student (the greedy
+    policy of the network so far) plays ``episodes`` new games (deals after the earlier rounds'),
+    the teacher labels every position the student reached, the data grows by them and the network
+    trains ``epochs`` more passes over all of it. The summary's ``rounds`` gives, per round, the
+    share of its games the student won (the first seat's return above 0) and the agreements."""
+    if dagger_rounds < 0:
+        raise ValueError(f"dagger_rounds must be at least 0, got {dagger_rounds}")
     trainer = make_trainer(config)
     start = time.perf_counter()
     data = collect(config, teacher, episodes, config.seed, explore)
+    del data["outcomes"]  # the teacher's own games: not the student's curve
     collect_s = time.perf_counter() - start
     log(f"{data['actions'].size:,} decisions of {teacher} in {episodes} games ({collect_s:.0f} s)")
     start = time.perf_counter()
     params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log)
     fit_s = time.perf_counter() - start
+    rounds: list[dict[str, Any]] = []
+    for round_index in range(1, dagger_rounds + 1):
+        began = time.perf_counter()
+        played = collect(
+            config, teacher, episodes, config.seed + round_index * episodes, explore, student=_greedy(trainer, params)
+        )
+        played["games"] += round_index * episodes
+        collect_s += time.perf_counter() - began
+        won = float((played.pop("outcomes") > 0).mean())
+        data = {name: np.concatenate([data[name], played[name]]) for name in played}
+        log(
+            f"DAgger round {round_index}: the student won {won:.1%} of {episodes} games; "
+            f"{data['actions'].size:,} decisions"
+        )
+        began = time.perf_counter()
+        params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log, params=params)
+        fit_s += time.perf_counter() - began
+        rounds.append(
+            {"round": round_index, "student_win_rate": round(won, 4), **{k: round(v, 4) for k, v in agreements.items()}}
+        )
     out.mkdir(parents=True, exist_ok=True)
     settings = {"teacher": teacher, "episodes": episodes, "epochs": epochs, "learning_rate": learning_rate}
-    settings.update({"batch_size": batch_size, "explore": explore})
+    settings.update({"batch_size": batch_size, "explore": explore, "dagger_rounds": dagger_rounds})
     (out / "config.json").write_text(
         json.dumps({"backend": "jax", "imitate": settings, **dataclasses.asdict(config)}, indent=2) + "\n"
     )
@@ -258,6 +339,7 @@ def imitate(
         "decisions": int(data["actions"].size),
         "held_out_decisions": int((data["games"] % HELD_OUT_EVERY == HELD_OUT).sum()),
         **{name: round(value, 4) for name, value in agreements.items()},
+        "rounds": rounds,
         "collect_s": round(collect_s, 1),
         "fit_s": round(fit_s, 1),
         "policy": str(policy),
