@@ -242,8 +242,10 @@ def test_imitate_runs_dagger_rounds_on_new_deals_and_reports_the_students_games(
     summary = jax_imitate.imitate(
         config, "reveal-solve", 10, 2, 3e-3, 32, 0.0, tmp_path / "run", log=lambda _: None, dagger_rounds=2
     )
-    assert [entry["round"] for entry in summary["rounds"]] == [1, 2]
-    assert all(0.0 <= entry["student_win_rate"] <= 1.0 for entry in summary["rounds"])
+    assert [entry["round"] for entry in summary["rounds"]] == [0, 1, 2]
+    assert summary["rounds"][0]["student_win_rate"] is None  # the first fit: the teacher played
+    assert all(0.0 <= entry["student_win_rate"] <= 1.0 for entry in summary["rounds"][1:])
+    assert summary["rounds"][-1]["agreement_fitted"] == summary["agreement_fitted"]
     first = jax_imitate.collect(config, "reveal-solve", 10, config.seed, 0.0)
     assert summary["decisions"] > first["actions"].size  # the rounds' positions were added
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["dagger_rounds"] == 2

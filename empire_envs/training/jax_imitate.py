@@ -140,6 +140,10 @@ def collect(
     }
 
 
+def _rounded(agreements: dict[str, float]) -> dict[str, float]:
+    return {name: round(value, 4) for name, value in agreements.items()}
+
+
 def _greedy(trainer: Trainer, params: Any) -> Student:
     """The network's most likely legal move, one position at a time."""
 
@@ -293,7 +297,8 @@ def imitate(
     policy of the network so far) plays ``episodes`` new games (deals after the earlier rounds'),
     the teacher labels every position the student reached, the data grows by them and the network
     trains ``epochs`` more passes over all of it. The summary's ``rounds`` gives, per round, the
-    share of its games the student won (the first seat's return above 0) and the agreements."""
+    share of its games the student won (the first seat's return above 0; none for round 0, the
+    first fit, whose games the teacher played) and the agreements after its fit."""
     if dagger_rounds < 0:
         raise ValueError(f"dagger_rounds must be at least 0, got {dagger_rounds}")
     trainer = make_trainer(config)
@@ -305,7 +310,8 @@ def imitate(
     start = time.perf_counter()
     params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log)
     fit_s = time.perf_counter() - start
-    rounds: list[dict[str, Any]] = []
+    # round 0 is the first fit, on the teacher's own games
+    rounds: list[dict[str, Any]] = [{"round": 0, "student_win_rate": None, **_rounded(agreements)}]
     for round_index in range(1, dagger_rounds + 1):
         began = time.perf_counter()
         played = collect(
@@ -322,9 +328,7 @@ def imitate(
         began = time.perf_counter()
         params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log, params=params)
         fit_s += time.perf_counter() - began
-        rounds.append(
-            {"round": round_index, "student_win_rate": round(won, 4), **{k: round(v, 4) for k, v in agreements.items()}}
-        )
+        rounds.append({"round": round_index, "student_win_rate": round(won, 4), **_rounded(agreements)})
     out.mkdir(parents=True, exist_ok=True)
     settings = {"teacher": teacher, "episodes": episodes, "epochs": epochs, "learning_rate": learning_rate}
     settings.update({"batch_size": batch_size, "explore": explore, "dagger_rounds": dagger_rounds})
