@@ -417,6 +417,7 @@ def test_shipped_jax_configs_load():
         "pillars.toml",
         "pillars_best_response.toml",
         "solitaire.toml",
+        "solitaire_1b.toml",
         "solo.toml",
     ]
     assert [path.name for path in paths] == names
@@ -432,6 +433,11 @@ def test_shipped_jax_configs_load():
     demo, solo = (load_jax_config(paths[0].parent / name) for name in ("demo.toml", "solo.toml"))
     assert demo.ppo == solo.ppo and demo.env_id == solo.env_id and demo.num_envs == solo.num_envs
     assert demo.total_timesteps < solo.total_timesteps and demo.checkpoint.freq == 0
+    # the billion-step Solitaire run keeps solitaire.toml's learner on 8x the games per update
+    solitaire, billion = (load_jax_config(paths[0].parent / name) for name in ("solitaire.toml", "solitaire_1b.toml"))
+    assert billion.ppo == solitaire.ppo and billion.env_id == solitaire.env_id
+    assert billion.mask_in_observation and billion.num_envs == 8 * solitaire.num_envs
+    assert billion.total_timesteps == 1_000_000_000
 
 
 @pytest.mark.parametrize(

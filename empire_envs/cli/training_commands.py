@@ -275,7 +275,7 @@ def _add_imitate(commands: Subparsers) -> None:
     )
     sub.add_argument(
         "--dagger-rounds",
-        type=int,
+        type=non_negative_int,
         default=0,
         help="--backend jax: after the first fit, this many DAgger rounds: the student plays --episodes new "
         "games, the teacher labels them, and the network trains --epochs more on all the data (default 0)",
@@ -317,8 +317,6 @@ def _imitate_jax(args: argparse.Namespace) -> int:
     explore = 0.1 if args.explore is None else args.explore
     if not 0.0 <= explore < 1.0:
         raise CliError(f"--explore must be in [0, 1), got {explore}")
-    if args.dagger_rounds < 0:
-        raise CliError(f"--dagger-rounds must be at least 0, got {args.dagger_rounds}")
 
     def prepare() -> Any:
         require_extra("jax", "imitate --backend jax")
