@@ -164,8 +164,8 @@ def test_reveal_solve_accepts_every_move_that_keeps_the_visible_game_won(solitai
         done = False
         while not done:
             state, mask = env.unwrapped.state, info["action_mask"]
-            accepted = set(teacher.acceptable_actions(observation, mask, state))
             move = teacher.act(observation, mask, state)
+            accepted = {move, *teacher.acceptable_actions(observation, mask, state)}
             if not state.stock:
                 winning = {a for a in map(int, np.flatnonzero(mask)) if _wins_after(state, a)}
                 assert accepted == (winning or {move})

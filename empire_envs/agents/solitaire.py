@@ -121,22 +121,15 @@ class RevealThenSolveAgent(Agent):
         return self._greedy.act(observation, action_mask, state)
 
     def acceptable_actions(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> list[int]:
-        """Every move this planner would be content with, for imitation (``training.jax_imitate``):
-        once nothing is hidden (the stock empty, or its last card in view), each legal move after
-        which the visible game can still be won, since its solver takes any winning line; before
-        that, or where no move keeps a win, its own move alone. Reads the grid, never the stock;
-        leaves the agent's plan as it was."""
+        """The moves this planner would be content with besides its own, for imitation
+        (``training.jax_imitate``): once nothing is hidden (the stock empty, or its last card in
+        view), each legal move after which the visible game can still be won, since its solver
+        takes any winning line; before that, none. Reads the grid, never the stock."""
         if state is None:
             raise ValueError("RevealThenSolveAgent reads the grid: pass the game state")
-        if not state.stock and state.outcome == ONGOING:
-            winning = [action for action in map(int, np.flatnonzero(action_mask)) if _still_winnable(state, action)]
-            if winning:
-                return winning
-        saved = list(self._plan)
-        try:
-            return [self.act(observation, action_mask, state)]
-        finally:
-            self._plan = saved
+        if state.stock or state.outcome != ONGOING:
+            return []
+        return [action for action in map(int, np.flatnonzero(action_mask)) if _still_winnable(state, action)]
 
 
 def _still_winnable(state: SolitaireState, action: int) -> bool:
@@ -188,11 +181,11 @@ class OptimalSolitaireAgent(Agent):
     the best proven lower bound: exact when the search finished, otherwise the value of the best
     strategy found after that action. The ``prior``'s choice (reveal-then-solve by default; an
     agent, or any agent spec, such as a trained network ``jaxppo:PATH`` or
-    ``pretrained:EmpireSolitaire-v0``) is
-    searched first and kept unless another action's lower bound is strictly higher, so where the
-    search proves nothing the agent plays as its prior does. Once the stock is empty nothing is hidden and it plays the
-    solver's winning line. Its table of bounds lives for one game (``reset`` clears it): each
-    search starts from what the earlier ones proved, so the lower bounds only rise.
+    ``pretrained:EmpireSolitaire-v0``) is searched first and kept unless another action's lower
+    bound is strictly higher, so where the search proves nothing the agent plays as its prior
+    does. Once the stock is empty nothing is hidden and it plays the solver's winning line. Its
+    table of bounds lives for one game (``reset`` clears it): each search starts from what the
+    earlier ones proved, so the lower bounds only rise.
     """
 
     name = "optimal"

@@ -9,17 +9,17 @@ start a ``--backend jax`` run from (``init_policy``).
    ``seed + i + 7919 * s``). At every decision the teacher's move is the label; with
    probability ``explore`` a uniformly random legal action is played instead (drawn from a
    generator seeded with ``seed``), so the student also sees positions the teacher would not
-   reach. A teacher with ``acceptable_actions`` (reveal-solve: once nothing is hidden, every
-   move that keeps the game winnable) also gives the set of moves it accepts (``targets``); the
-   others accept their own move alone. A decision's value target is the seat's discounted return-to-go over its own
-   decisions: every reward the seat receives between one of its decisions and the next is
+   reach. The moves the teacher accepts (``targets``) are its move and, for a teacher with
+   ``acceptable_actions`` (reveal-solve: once nothing is hidden, every move that keeps the game
+   winnable), the others it names. A decision's value target is the seat's discounted
+   return-to-go over its own decisions: every reward the seat receives between one of its decisions and the next is
    credited to the first (the rule of ``training.jax_selfplay``), discounted by ``ppo.gamma``
    per decision of that seat. A one-seat game works the same way with one seat.
 2. **Fit** (``fit``): the network of the config (``ppo.hidden_sizes``, ``ppo.activation``),
    initialised as the trainer initialises it from the config's seed, minimises minus the log
    of the probability of the accepted moves under the masked logits (the cross-entropy of the
-   teacher's move when it accepts no other) plus ``ppo.vf_coef`` times the
-   squared error of the value, with Adam, ``epochs`` passes in shuffled minibatches. Games with
+   teacher's move when it accepts no other) plus ``ppo.vf_coef`` times the squared error of the
+   value, with Adam, ``epochs`` passes in shuffled minibatches. Games with
    index 9 mod 10 are held out: the summary gives how often the student's most likely legal
    action is a move the teacher accepts, on the games fitted and on those held out.
    ``dagger_rounds`` (DAgger) then lets the student play new games, labelled by the teacher, and
@@ -104,8 +104,8 @@ def collect(
             for index, agent in enumerate(teachers):
                 agent.reset(seed=seed + game + SEAT_SEED_STRIDE * index)
             for observation, mask, seat, state, play in _decisions(env, multiplayer, seed + game):
-                accepted = _acceptable(teachers[seat], observation, mask, state)
                 label = teachers[seat].act(observation, mask, state)
+                accepted = _also_accepted(teachers[seat], observation, mask, state)
                 if rng.random() < explore:
                     chosen = int(rng.choice(np.flatnonzero(mask)))
                 else:
@@ -144,20 +144,21 @@ def _rounded(agreements: dict[str, float]) -> dict[str, float]:
     return {name: round(value, 4) for name, value in agreements.items()}
 
 
+def greedy_actions(trainer: Trainer, params: Any, observations: jax.Array, masks: jax.Array) -> jax.Array:
+    """The network's most likely legal move of each position of a batch."""
+    logits, _ = trainer.forward(params, network_inputs(trainer, observations, masks))
+    return jnp.argmax(masked_logits(logits, masks), axis=-1)
+
+
 def _greedy(trainer: Trainer, params: Any) -> Student:
     """The network's most likely legal move, one position at a time."""
-
-    @jax.jit
-    def choose(observation: jax.Array, mask: jax.Array) -> jax.Array:
-        logits, _ = trainer.forward(params, network_inputs(trainer, observation[None], mask[None]))
-        return jnp.argmax(masked_logits(logits, mask[None]), axis=-1)[0]
-
+    choose = jax.jit(lambda observation, mask: greedy_actions(trainer, params, observation[None], mask[None])[0])
     return lambda observation, mask: int(choose(jnp.asarray(observation, jnp.float32), jnp.asarray(mask, bool)))
 
 
-def _acceptable(teacher: Any, observation: np.ndarray, mask: np.ndarray, state: Any) -> list[int]:
-    """The moves a teacher accepts: its ``acceptable_actions`` when it has them (a planner that is
-    content with any of several moves), else none beyond the move it plays."""
+def _also_accepted(teacher: Any, observation: np.ndarray, mask: np.ndarray, state: Any) -> list[int]:
+    """The moves a teacher accepts besides the one it plays: its ``acceptable_actions`` when it
+    has them (a planner content with any of several moves), else none."""
     method = getattr(teacher, "acceptable_actions", None)
     return [] if method is None else [int(action) for action in method(observation, mask, state)]
 
@@ -217,9 +218,8 @@ def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: 
     hits = 0
     for start in range(0, rows.size, 4096):
         chunk = rows[start : start + 4096]
-        masks = jnp.asarray(data["masks"][chunk])
-        logits, _ = trainer.forward(params, network_inputs(trainer, jnp.asarray(data["observations"][chunk]), masks))
-        chosen = np.asarray(jnp.argmax(masked_logits(logits, masks), axis=-1))
+        observations, masks = jnp.asarray(data["observations"][chunk]), jnp.asarray(data["masks"][chunk])
+        chosen = np.asarray(greedy_actions(trainer, params, observations, masks))
         hits += int(data["targets"][chunk, chosen].sum())
     return hits / rows.size
 
@@ -342,7 +342,7 @@ def imitate(
         **settings,
         "decisions": int(data["actions"].size),
         "held_out_decisions": int((data["games"] % HELD_OUT_EVERY == HELD_OUT).sum()),
-        **{name: round(value, 4) for name, value in agreements.items()},
+        **_rounded(agreements),
         "rounds": rounds,
         "collect_s": round(collect_s, 1),
         "fit_s": round(fit_s, 1),
