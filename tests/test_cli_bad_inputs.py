@@ -166,6 +166,29 @@ def test_fair_optimum_refuses_a_negative_seed(capsys: pytest.CaptureFixture[str]
     assert_one_line_error("fair-optimum", status, err, "seed must be 0 or more")
 
 
+def test_fair_optimum_value_one_share_is_the_compiled_engines(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run_cli(["fair-optimum", "--deals", "1", "--value-one-share", "0.5"], capsys)
+    assert_one_line_error("fair-optimum", status, err, "--engine compiled")
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--regret-agent", "no-such-agent"], "unknown agent"),
+        (["--regret-agent", "reveal-solve", "--after-reveals", "1"], "whole deals"),
+    ],
+)
+def test_fair_optimum_refuses_a_bad_regret_agent_before_searching(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_search(*args, **kwargs):
+        raise AssertionError("the searches started")
+
+    monkeypatch.setattr("empire_envs.evaluation.fair_optimum.run", no_search)
+    status, err = run_cli(["fair-optimum", "--deals", "1", *flags], capsys)
+    assert_one_line_error("fair-optimum", status, err, message)
+
+
 def test_a_huge_seed_is_a_seed() -> None:
     assert arguments.seed_int(str(2**70)) == 2**70
 

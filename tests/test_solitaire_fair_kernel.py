@@ -213,13 +213,61 @@ def test_evaluate_takes_the_clairvoyant_bound_when_unfinished(late_positions) ->
     assert stopped.lower - 1e-12 <= exact.lower <= stopped.upper + 1e-12
 
 
+@pytest.mark.parametrize("share", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_value_one_test_leaves_the_value_unchanged(name: str, share: float) -> None:
+    """Whatever share of the limits the test "is the value 1?" gets first, the search ends on
+    the brute force's value, and the node-limited runs still bracket it."""
+    position = HAND_BUILT[name]
+    expected = brute_force(_state(position), position.unseen)
+    result = CompiledFairSearch(SMALL_TABLE).evaluate(position, value_one_share=share)
+    assert result.exact
+    assert result.lower == pytest.approx(expected, abs=1e-12)
+
+    def search(position: FairPosition, **limits) -> fair_kernel.FairResult:
+        return CompiledFairSearch(SMALL_TABLE).evaluate(position, value_one_share=share, **limits)
+
+    check_bounds_at_every_node_limit(search, position)
+
+
+def test_value_one_test_alone_answers_the_value_one_question(late_positions) -> None:
+    """The test alone decides the question on real last reveals of both kinds: value 1 proven
+    exactly, or an upper bound below 1 that still holds the full search's value; and a search
+    that gives the test all its limits (share 1) still ends on that value."""
+    seen = set()
+    for position in late_positions[:12]:
+        exact = _evaluate(position)
+        search = CompiledFairSearch(SMALL_TABLE)
+        tested = search.evaluate(position, value_one_share=1.0)
+        assert tested.exact and tested.lower == pytest.approx(exact.lower, abs=1e-12)
+        # the test's own answer: a fresh search stopped right after it
+        grid, pool = fair_kernel._position_arrays(position)
+        root = (fair_kernel._DECIDE, grid, position.stock_left, pool, -1)
+        probe = CompiledFairSearch(SMALL_TABLE)
+        lower, upper, stopped = probe._search_until(root, fair_kernel.VALUE_ONE_ALPHA, 1.0, 0, None, None)
+        assert not stopped
+        if exact.lower == 1.0:
+            assert lower == pytest.approx(1.0, abs=1e-12)
+        else:
+            assert upper < 1.0 and lower - 1e-12 <= exact.lower <= upper + 1e-12
+        seen.add(exact.lower == 1.0)
+    assert seen == {True, False}
+
+
+def test_value_one_share_is_checked() -> None:
+    position = HAND_BUILT[sorted(HAND_BUILT)[0]]
+    for share in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="value_one_share"):
+            CompiledFairSearch(SMALL_TABLE).evaluate(position, value_one_share=share)
+
+
 def test_table_size_is_checked() -> None:
     with pytest.raises(ValueError, match="table_bits"):
         CompiledFairSearch(4)
 
 
 def test_fair_optimum_command_with_the_compiled_engine_and_the_clairvoyant_bound(tmp_path) -> None:
-    """``fair-optimum --engine compiled --clairvoyant-bound``: each unfinished row's upper bound
+    """``fair-optimum --engine compiled --clairvoyant-bound --value-one-share 0.25``: each unfinished row's upper bound
     is the smaller of the search's and the clairvoyant bound, and both bracket the lower."""
     import json
 
@@ -227,9 +275,11 @@ def test_fair_optimum_command_with_the_compiled_engine_and_the_clairvoyant_bound
 
     out = tmp_path / "fair.json"
     argv = ["fair-optimum", "--deals", "4", "--seconds", "0.05", "--after-reveals", "1"]
-    assert cli_main([*argv, "--engine", "compiled", "--clairvoyant-bound", "--json", str(out)]) == 0
+    flags = ["--engine", "compiled", "--clairvoyant-bound", "--value-one-share", "0.25"]
+    assert cli_main([*argv, *flags, "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["summary"]["engine"] == "compiled" and report["summary"]["clairvoyant_bound"]
+    assert report["summary"]["value_one_share"] == 0.25
     unfinished = [row for row in report["deals"] if not row["exact"]]
     for row in report["deals"]:
         assert 0.0 <= row["lower"] <= row["upper"] <= 1.0
@@ -239,3 +289,28 @@ def test_fair_optimum_command_with_the_compiled_engine_and_the_clairvoyant_bound
             assert row["upper"] == min(row["search_upper"], row["clairvoyant_bound"])
             assert row["lower"] <= row["clairvoyant_bound"] + 1e-12
     assert unfinished  # 0.05 s leaves some deal unfinished after one reveal
+
+
+def test_agent_regret_plays_every_agent_on_the_same_stock_orders() -> None:
+    """Deal 4 (``reset(seed=4)``) has fair value 1 (docs/benchmarks/solitaire_ladder.md). On the
+    same stock orders the clairvoyant solver wins every game that reveal-solve wins (a fair win
+    is a known-order win), and each regret is the value minus the win rate."""
+    from empire_envs.evaluation.fair_optimum import agent_regret
+
+    report = {
+        "summary": {"after_reveals": 0},
+        "deals": [{"seed": 4, "lower": 1.0, "upper": 1.0, "exact": True}, {"seed": 0, "lower": 0.5, "exact": False}],
+    }
+    result = agent_regret(report, ["reveal-solve", "solver", "random"], stocks=12, seed=3, log=lambda _: None)
+    rows = result["agents"]
+    assert [row["seed"] for row in result["deals"]] == [4]  # only the exact deal
+    assert rows["solver"]["win_rate"] >= rows["reveal-solve"]["win_rate"] > rows["random"]["win_rate"]
+    for row in rows.values():
+        assert row["games"] == 12
+        assert row["regret"] == pytest.approx(1.0 - row["win_rate"], abs=1e-6)
+        low, high = row["regret_ci95"]
+        assert low <= row["regret"] <= high
+    again = agent_regret(report, ["reveal-solve"], stocks=12, seed=3, log=lambda _: None)
+    assert again["agents"]["reveal-solve"] == rows["reveal-solve"]  # the orders are seeded
+    with pytest.raises(ValueError, match="stocks"):
+        agent_regret(report, ["random"], stocks=0)

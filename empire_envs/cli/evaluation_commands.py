@@ -425,6 +425,25 @@ def _add_fair_optimum(commands: Subparsers) -> None:
         help="tighten an unfinished deal's upper bound with the known-order verdict averaged over the stock "
         "orders (sound; seconds to minutes a deal, outside --seconds)",
     )
+    sub.add_argument(
+        "--value-one-share",
+        type=share,
+        default=None,
+        metavar="SHARE",
+        help="compiled engine: the share of --seconds given first to the test 'is the value 1?' (default 0.5; "
+        "0 skips it)",
+    )
+    sub.add_argument(
+        "--regret-agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="after the searches, play this agent (repeatable) on every exact deal with --regret-stocks stock "
+        "orders and report its regret against the fair optimum",
+    )
+    sub.add_argument(
+        "--regret-stocks", type=positive_int, default=100, help="stock orders per exact deal for --regret-agent"
+    )
     sub.add_argument("--json", metavar="PATH", help="write the summary and the per-deal rows as JSON ('-': stdout)")
 
 
@@ -433,6 +452,15 @@ def cmd_fair_optimum(args: argparse.Namespace) -> int:
     from ..evaluation import fair_optimum
 
     log = text_log(args.json)
+    from ..agents.base import make_agent
+
+    if args.regret_agent and args.after_reveals:
+        raise CliError("--regret-agent plays whole deals: leave --after-reveals at 0")
+    for spec in args.regret_agent:  # a bad spec fails before the searches, not after them
+        try:
+            make_agent(spec, fair_optimum.ENV_ID)
+        except (ValueError, OSError) as error:
+            raise CliError(str(error)) from None
     try:
         report = fair_optimum.run(
             args.deals,
@@ -442,7 +470,12 @@ def cmd_fair_optimum(args: argparse.Namespace) -> int:
             log=log,
             engine=args.engine,
             clairvoyant_bound=args.clairvoyant_bound,
+            value_one_share=args.value_one_share,
         )
+        if args.regret_agent and report["summary"]["exact_deals"]:
+            report["regret"] = fair_optimum.agent_regret(
+                report, args.regret_agent, args.regret_stocks, args.seed, log=log
+            )
     except ValueError as error:
         raise CliError(str(error)) from None
     log(fair_optimum.format_report(report))

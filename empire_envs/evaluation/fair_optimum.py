@@ -13,9 +13,15 @@ these deals lies between them.
 ``engine``: ``"python"`` (``fair.FairSearch``, the default) or ``"compiled"``
 (``games.solitaire.fair_kernel``: the same expectimax compiled with numba, its leaves sharing one
 table of verdicts; about twice as fast on the deals it finishes, docs/benchmarks/solitaire_ladder.md).
+``value_one_share`` (compiled engine only): the share of each deal's seconds given first to the
+test "is the value 1?" (``fair_kernel.VALUE_ONE_SHARE`` when None).
 ``clairvoyant_bound``: a deal left unfinished gets the clairvoyant upper bound (the known-order
 verdict averaged over the stock orders; sound, below 1 on deals that some orders lose), computed
 after the search and outside its time; its CPU seconds are in the row.
+
+``agent_regret(report, agents)`` plays agents on the report's exact deals, each deal with the
+same seeded stock orders for every agent, and gives each agent's regret against the fair
+optimum (``fair-optimum --regret-agent SPEC``).
 
 ``after_reveals`` (1 or 2) measures later positions instead: each deal is first played by
 ``reveal-solve`` until that many stock cards are revealed and placed, and the fair optimum of
@@ -51,7 +57,7 @@ def play_reveals(state: SolitaireState, reveals: int) -> bool:
 
 
 def _search(
-    engine: str, position: FairPosition, seconds: float, clairvoyant_bound: bool
+    engine: str, position: FairPosition, seconds: float, clairvoyant_bound: bool, value_one_share: float | None
 ) -> tuple[FairResult, float | None, float]:
     """The search's result, the clairvoyant bound (None when not asked for or not needed) and its CPU seconds."""
     compiled = None
@@ -59,8 +65,13 @@ def _search(
         from ..games.solitaire.fair_kernel import CompiledFairSearch
 
         compiled = CompiledFairSearch()
-    searcher = compiled if engine == "compiled" and compiled is not None else FairSearch()
-    result = searcher.evaluate(position, time_limit=seconds)
+    if engine == "compiled" and compiled is not None:
+        from ..games.solitaire.fair_kernel import VALUE_ONE_SHARE
+
+        share = VALUE_ONE_SHARE if value_one_share is None else value_one_share
+        result = compiled.evaluate(position, time_limit=seconds, value_one_share=share)
+    else:
+        result = FairSearch().evaluate(position, time_limit=seconds)
     if compiled is None or not clairvoyant_bound or result.exact:
         return result, None, 0.0
     start = time.process_time()
@@ -76,6 +87,7 @@ def run(
     log: Log = print,
     engine: str = "python",
     clairvoyant_bound: bool = False,
+    value_one_share: float | None = None,
 ) -> dict[str, Any]:
     """Search ``deals`` deals from ``seed``; the summary and the per-deal rows (module docstring)."""
     if deals < 1:
@@ -86,6 +98,11 @@ def run(
         raise ValueError(f"after_reveals must be 0, 1 or 2, got {after_reveals}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if value_one_share is not None:
+        if engine != "compiled":
+            raise ValueError("value_one_share is the compiled engine's: add --engine compiled")
+        if not 0.0 <= value_one_share <= 1.0:
+            raise ValueError(f"value_one_share must be in [0, 1], got {value_one_share}")
     env: Any = gymnasium.make(ENV_ID)
     rows = []
     start = time.perf_counter()
@@ -94,7 +111,9 @@ def run(
         state = env.unwrapped.state
         if after_reveals and not play_reveals(state, after_reveals):
             continue
-        result, bound, bound_seconds = _search(engine, FairPosition.from_state(state), seconds, clairvoyant_bound)
+        result, bound, bound_seconds = _search(
+            engine, FairPosition.from_state(state), seconds, clairvoyant_bound, value_one_share
+        )
         row: dict[str, Any] = {
             "seed": deal_seed,
             "lower": result.lower,
@@ -115,7 +134,82 @@ def run(
     summary = summarize(rows, seed, seconds, after_reveals, time.perf_counter() - start)
     summary["engine"] = engine
     summary["clairvoyant_bound"] = clairvoyant_bound
+    if engine == "compiled":
+        from ..games.solitaire.fair_kernel import VALUE_ONE_SHARE
+
+        summary["value_one_share"] = VALUE_ONE_SHARE if value_one_share is None else value_one_share
     return {"summary": summary, "deals": rows}
+
+
+def agent_regret(
+    report: dict[str, Any], agents: list[str], stocks: int = 100, seed: int = 0, log: Log = print
+) -> dict[str, Any]:
+    """Each agent's regret against the fair optimum on the report's exact deals.
+
+    On each exact deal (its grid as dealt), every agent plays ``stocks`` games, the stock orders
+    drawn uniformly from the deal's unseen cards by a generator seeded with ``seed`` and the
+    deal's seed (the same orders for every agent). Its win rate there estimates its win
+    probability on the deal, and the regret is the deal's fair value minus that rate (a fair
+    agent's expected regret is at least 0; the clairvoyant ``solver``'s can be negative).
+    Returns per agent the mean value of those deals, the win rate over all their games with its
+    95% Wilson interval, and the mean regret with the interval that the win rate's implies;
+    ``deals``: each deal's win rate per agent."""
+    import numpy as np
+
+    from ..agents.base import make_agent
+    from .evaluate import wilson_interval
+
+    if stocks < 1:
+        raise ValueError(f"stocks must be at least 1, got {stocks}")
+    exact = [row for row in report["deals"] if row["exact"]]
+    if not exact or not agents:
+        raise ValueError("the regret needs at least one exact deal and one agent")
+    if report["summary"].get("after_reveals"):
+        raise ValueError("the regret is measured on whole deals (a report with after_reveals 0)")
+    players = {spec: make_agent(spec, ENV_ID, seed=seed) for spec in agents}
+    env: Any = gymnasium.make(ENV_ID)
+    per_deal: list[dict[str, Any]] = []
+    wins = dict.fromkeys(agents, 0)
+    for row in exact:
+        env.reset(seed=row["seed"])
+        grid = [int(card) for card in env.unwrapped.state.grid]
+        unseen = sorted(set(range(52)) - set(grid))
+        draw = np.random.default_rng([seed, row["seed"]])
+        orders = [[unseen[i] for i in draw.choice(len(unseen), STOCK_SIZE, replace=False)] for _ in range(stocks)]
+        rates: dict[str, float] = {}
+        for spec, agent in players.items():
+            won = 0
+            for game, order in enumerate(orders):
+                obs, info = env.reset(options={"deck": grid + order})
+                agent.reset(seed=seed + game)
+                done = False
+                reward = 0.0
+                while not done:
+                    action = agent.act(obs, info["action_mask"], env.unwrapped.state)
+                    obs, reward, terminated, truncated, info = env.step(action)
+                    done = terminated or truncated
+                won += reward > 0
+            wins[spec] += won
+            rates[spec] = won / stocks
+        per_deal.append({"seed": row["seed"], "value": row["lower"], "win_rates": rates})
+        log(f"{row['seed']:4d}  value {row['lower']:.4f}  " + "  ".join(f"{a} {r:.3f}" for a, r in rates.items()))
+    env.close()
+    games = stocks * len(exact)
+    mean_value = sum(row["lower"] for row in exact) / len(exact)
+    summary = {}
+    for spec in agents:
+        low, high = wilson_interval(wins[spec], games)
+        rate = wins[spec] / games
+        summary[spec] = {  # rounded to 6 places: the intervals' float noise is not a figure
+            "deals": len(exact),
+            "games": games,
+            "mean_value": round(mean_value, 6),
+            "win_rate": round(rate, 6),
+            "win_rate_ci95": [round(low, 6), round(high, 6)],
+            "regret": round(mean_value - rate, 6),
+            "regret_ci95": [round(mean_value - high, 6), round(mean_value - low, 6)],
+        }
+    return {"stocks": stocks, "seed": seed, "agents": summary, "deals": per_deal}
 
 
 def _mean(values: list[float]) -> float | None:
@@ -157,4 +251,13 @@ def format_report(report: dict[str, Any]) -> str:
         f"mean fair optimum in [{summary['mean_lower']:.4f}, {summary['mean_upper']:.4f}]",
         f"({summary['wall_seconds']} s of wall time)",
     ]
+    regret = report.get("regret")
+    if regret:
+        lines.append(f"regret on the exact deals ({regret['stocks']} stock orders a deal):")
+        for spec, row in regret["agents"].items():
+            low, high = row["regret_ci95"]
+            lines.append(
+                f"  {spec}: wins {row['win_rate']:.4f} of {row['games']} games, value {row['mean_value']:.4f}, "
+                f"regret {row['regret']:.4f} [{low:.4f}, {high:.4f}]"
+            )
     return "\n".join(lines)

@@ -20,6 +20,17 @@ there) with three differences, none of which changes a value:
   width is done or the CPU time limit has passed; the budget of a call is half the time left at
   the rate measured so far.
 
+**The test "is the value 1?" first.** ``evaluate`` gives the first ``value_one_share`` of its
+limits (``VALUE_ONE_SHARE``, half) to the same search with the null window (``VALUE_ONE_ALPHA``,
+1): values are multiples of 1/(37*36*35), so a value above the window's floor is 1. In that
+window a decision stops at its first child proven to win every card, and a chance node at its
+first card class proven below 1, so a strategy is refuted by one losing class instead of valued
+in full; the widening search values the first strategy of every width in full, at some 20,000
+leaves before any alternative is tried. Most of the env's deals that finish are deals of value
+1, proven this way. When the test proves the value below 1, or its share runs out, the widening
+search (below) runs for the rest of the limits, from the bounds the test left in the table (all
+sound, whatever the window).
+
 ``clairvoyant_bound(position)`` is a sound upper bound that falls below 1 before a position is
 solved: the known-order verdict (``_k_clair``, the solver's question) averaged over the stock
 orders, a fair strategy being, order by order, one of the strategies the known-order solve
@@ -28,9 +39,8 @@ its node budget counts as won. On whole deals it costs seconds to minutes (a los
 keeps its cards connected needs a full proof).
 
 How far this reaches on the env's deals, and what it does not reach, is measured in
-docs/benchmarks/solitaire_ladder.md: a whole deal still needs tens of thousands of leaf solves
-for one strategy (15-card grids, a few hundred nodes each), so most deals end on their time
-limit with sound bounds.
+docs/benchmarks/solitaire_ladder.md: deals of value 1 mostly finish within a minute; a deal of
+value below 1 needs every strategy valued or refuted below the best, and so far none finishes.
 
 The recursive kernels are compiled in each process (about 20 s: numba's disk cache cannot load
 self-recursive functions); the others are cached on disk, keyed on this file, so the constants
@@ -55,6 +65,11 @@ CHUNK_NODES = 20_000
 CLAIRVOYANT_NODE_LIMIT = 200_000
 #: the most nodes of one kernel call
 MAX_CHUNK_NODES = 50_000_000
+#: the share of a search's limits given first to the test "is the value 1?"
+VALUE_ONE_SHARE = 0.5
+#: the test's window is (VALUE_ONE_ALPHA, 1): values are multiples of 1/(37*36*35), so a value
+#: above it is 1
+VALUE_ONE_ALPHA = 1.0 - 1e-6
 #: the table of bounds: 2**TABLE_BITS entries of 40 bytes (160 MiB at 22); the table of
 #: stock-empty verdicts beside it has twice the entries, of 16 bytes (128 MiB at 22)
 TABLE_BITS = 22
@@ -758,24 +773,25 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
         else:
             child_upper[i] = _k_bound(child_grids[c], child_waiting[c], child_pool[c], child_stock[c], groups)
 
-    if kind == 1:  # chance: Star1 windows
+    if kind == 1:  # chance: Star1 windows (child bounds are in perm's order, as everywhere)
         new_lower = 0.0
         new_upper = 0.0
         for i in range(n):
-            new_lower += child_weight[i] * child_lower[i]
-            new_upper += child_weight[i] * child_upper[i]
+            new_lower += child_weight[perm[i]] * child_lower[i]
+            new_upper += child_weight[perm[i]] * child_upper[i]
         for i in range(n):
             if new_lower >= beta - eps or new_upper <= alpha + eps or state[2]:
                 break
             if child_upper[i] - child_lower[i] <= eps:
                 continue
-            weight = child_weight[i]
+            c = perm[i]
+            weight = child_weight[c]
             old_lower = child_lower[i]
             old_upper = child_upper[i]
             child_alpha = (alpha - (new_upper - weight * old_upper)) / weight
             child_beta = (beta - (new_lower - weight * old_lower)) / weight
             c_lo, c_up = _k_search(
-                2, child_grids[i], child_stock[i], child_pool[i], child_waiting[i],
+                2, child_grids[c], child_stock[c], child_pool[c], child_waiting[c],
                 child_alpha, child_beta, ray, keys, bounds, bits, wkeys, wbits, ws, state,
             )  # fmt: skip
             child_lower[i] = c_lo
@@ -785,8 +801,8 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
         new_lower = 0.0
         new_upper = 0.0
         for i in range(n):
-            new_lower += child_weight[i] * child_lower[i]
-            new_upper += child_weight[i] * child_upper[i]
+            new_lower += child_weight[perm[i]] * child_lower[i]
+            new_upper += child_weight[perm[i]] * child_upper[i]
     else:  # a decision or a placement: the best child
         width = n
         if stock_left > 0 and state[3] > 0 and state[3] < n:
@@ -924,55 +940,39 @@ class CompiledFairSearch:
         time_limit: float | None = None,
         node_limit: int | None = None,
         clairvoyant_bound: bool = False,
+        value_one_share: float = VALUE_ONE_SHARE,
     ) -> FairResult:
         """The optimal win probability of ``position``, or sound bounds when a limit stopped it.
 
         ``time_limit``: CPU seconds of this process; ``node_limit``: nodes entered by this call.
         ``clairvoyant_bound``: when the search ends unfinished, tighten its upper bound with
         ``clairvoyant_bound`` (outside the limits: it costs seconds on a whole deal).
+        ``value_one_share``: the share of the limits given first to the test "is the value 1?"
+        (the module docstring); 0 skips it, 1 lets it run until it has an answer.
         """
-        kernel = _load()
+        if not 0.0 <= value_one_share <= 1.0:
+            raise ValueError(f"value_one_share must be in [0, 1], got {value_one_share}")
         start, cpu_start = time.perf_counter(), time.process_time()
         nodes0, leaves0 = self.nodes, self.leaf_solves
-        deadline = None if time_limit is None else cpu_start + time_limit
         grid, pool = _position_arrays(position)
-        kind = _WAITING if position.revealed >= 0 else _DECIDE
-        lower, upper = 0.0, 1.0
-        out_of_time = False
+        root = (_WAITING if position.revealed >= 0 else _DECIDE, grid, position.stock_left, pool, position.revealed)
+        lower, upper, out_of_limits = 0.0, 1.0, False
+        if value_one_share > 0:
+            test_deadline = None if time_limit is None else cpu_start + value_one_share * time_limit
+            test_nodes = None if node_limit is None else max(1, int(value_one_share * node_limit))
+            lower, upper, _ = self._search_until(root, VALUE_ONE_ALPHA, 1.0, 0, test_deadline, test_nodes)
+            # proven 1, or proven below 1 (upper <= alpha), or out of its share: the widening
+            # search takes over from the bounds the test left in the table
+        deadline = None if time_limit is None else cpu_start + time_limit
         for width in WIDTHS:
-            while True:
-                # each call starts again from the root, so calls are made as long as the time
-                # left allows: half of it at the rate measured so far
-                budget = CHUNK_NODES
-                if deadline is not None:
-                    spent = time.process_time() - cpu_start
-                    if spent > 0.05 and self.nodes > nodes0:
-                        rate = (self.nodes - nodes0) / spent
-                        budget = max(
-                            CHUNK_NODES, min(MAX_CHUNK_NODES, int(rate * (deadline - time.process_time()) / 2))
-                        )
-                elif node_limit is None:
-                    budget = MAX_CHUNK_NODES
-                if node_limit is not None:
-                    budget = min(budget, nodes0 + node_limit - self.nodes)
-                if budget <= 0:
-                    out_of_time = True
-                    break
-                state = self._state(budget, width or 0)
-                lower, upper = kernel["search"](
-                    kind, grid, position.stock_left, pool, position.revealed, 0.0, 1.0,
-                    kernel["ray"], self.keys, self.bounds, self.bits, self.win_keys, self.win_bits,
-                    self.workspace, state,
-                )  # fmt: skip
-                self.nodes += int(state[0])
-                self.win_nodes += int(state[4])
-                self.leaf_solves += int(state[7])
-                if upper - lower <= EPS or not state[2]:
-                    break  # exact, or this width is searched through
-                if deadline is not None and time.process_time() > deadline:
-                    out_of_time = True
-                    break
-            if upper - lower <= EPS or out_of_time:
+            if upper - lower <= EPS:
+                break
+            spent = self.nodes - nodes0
+            remaining = None if node_limit is None else node_limit - spent
+            if remaining is not None and remaining <= 0:
+                break
+            lower, upper, out_of_limits = self._search_until(root, 0.0, 1.0, width or 0, deadline, remaining)
+            if out_of_limits:
                 break
         if upper - lower > EPS and clairvoyant_bound:
             upper = min(upper, self.clairvoyant_bound(position))
@@ -984,6 +984,51 @@ class CompiledFairSearch:
             time.perf_counter() - start,
             {"cpu_milliseconds": round(1000 * (time.process_time() - cpu_start))},
         )
+
+    def _search_until(
+        self, root: tuple, alpha: float, beta: float, width: int, deadline: float | None, node_limit: int | None
+    ) -> tuple[float, float, bool]:
+        """Kernel calls on ``root`` with the window (alpha, beta) at one width until the root's
+        bounds are exact or outside the window, the width is searched through, or the CPU
+        ``deadline`` or ``node_limit`` has passed. Returns the root's bounds and whether a limit
+        stopped it. Each call starts again from the root (the table keeps what earlier calls
+        proved), so a call is given half the time left at the slowest rate of the calls so far
+        (the rate varies: a call deep in the leaves enters nodes more slowly than one that finds
+        its children in the table)."""
+        kernel = _load()
+        kind, grid, stock_left, pool, waiting = root
+        nodes0 = self.nodes
+        lower, upper = 0.0, 1.0
+        slowest = 0.0  # nodes per CPU second; 0: not measured yet
+        while True:
+            budget = CHUNK_NODES
+            if deadline is not None and slowest > 0:
+                left = deadline - time.process_time()
+                budget = max(CHUNK_NODES, min(MAX_CHUNK_NODES, int(slowest * left / 2)))
+            elif deadline is None and node_limit is None:
+                budget = MAX_CHUNK_NODES
+            if node_limit is not None:
+                budget = min(budget, nodes0 + node_limit - self.nodes)
+            if budget <= 0:
+                return lower, upper, True
+            state = self._state(budget, width)
+            call_start = time.process_time()
+            lower, upper = kernel["search"](
+                kind, grid, stock_left, pool, waiting, alpha, beta,
+                kernel["ray"], self.keys, self.bounds, self.bits, self.win_keys, self.win_bits,
+                self.workspace, state,
+            )  # fmt: skip
+            self.nodes += int(state[0])
+            self.win_nodes += int(state[4])
+            self.leaf_solves += int(state[7])
+            call_seconds = time.process_time() - call_start
+            if call_seconds > 0.01 and state[0] > 0:
+                rate = state[0] / call_seconds
+                slowest = rate if slowest == 0 else min(slowest, rate)
+            if upper - lower <= EPS or lower >= beta - EPS or upper <= alpha + EPS or not state[2]:
+                return lower, upper, False
+            if deadline is not None and time.process_time() > deadline:
+                return lower, upper, True
 
 
 def _position_arrays(position: FairPosition) -> tuple[np.ndarray, int]:
