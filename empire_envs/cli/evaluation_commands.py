@@ -449,11 +449,10 @@ def _add_fair_optimum(commands: Subparsers) -> None:
 
 def cmd_fair_optimum(args: argparse.Namespace) -> int:
     """Search the deals, print the report (and the JSON)."""
+    from ..agents.base import make_agent
     from ..evaluation import fair_optimum
 
     log = text_log(args.json)
-    from ..agents.base import make_agent
-
     if args.regret_agent and args.after_reveals:
         raise CliError("--regret-agent plays whole deals: leave --after-reveals at 0")
     for spec in args.regret_agent:  # a bad spec fails before the searches, not after them

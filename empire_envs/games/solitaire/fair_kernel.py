@@ -26,8 +26,8 @@ limits (``VALUE_ONE_SHARE``, half) to the same search with the null window (``VA
 window a decision stops at its first child proven to win every card, and a chance node at its
 first card class proven below 1, so a strategy is refuted by one losing class instead of valued
 in full; the widening search values the first strategy of every width in full, at some 20,000
-leaves before any alternative is tried. Most of the env's deals that finish are deals of value
-1, proven this way. When the test proves the value below 1, or its share runs out, the widening
+leaves before any alternative is tried. Every deal of the env that has finished so far has
+value 1, proven this way. When the test proves the value below 1, or its share runs out, the widening
 search (below) runs for the rest of the limits, from the bounds the test left in the table (all
 sound, whatever the window).
 
@@ -971,7 +971,9 @@ class CompiledFairSearch:
             remaining = None if node_limit is None else node_limit - spent
             if remaining is not None and remaining <= 0:
                 break
-            lower, upper, out_of_limits = self._search_until(root, 0.0, 1.0, width or 0, deadline, remaining)
+            # every call's bounds are sound, so they are combined (a table entry can be lost)
+            call_lower, call_upper, out_of_limits = self._search_until(root, 0.0, 1.0, width or 0, deadline, remaining)
+            lower, upper = max(lower, call_lower), min(upper, call_upper)
             if out_of_limits:
                 break
         if upper - lower > EPS and clairvoyant_bound:
