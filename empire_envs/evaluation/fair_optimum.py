@@ -38,6 +38,7 @@ import gymnasium
 from ..agents.solitaire import RevealThenSolveAgent
 from ..games.solitaire import rules
 from ..games.solitaire.fair import FairPosition, FairResult, FairSearch
+from ..games.solitaire.fair_kernel import VALUE_ONE_SHARE, CompiledFairSearch
 from ..games.solitaire.state import ONGOING, STOCK_SIZE, SolitaireState
 from .reporting import Log
 
@@ -57,19 +58,14 @@ def play_reveals(state: SolitaireState, reveals: int) -> bool:
 
 
 def _search(
-    engine: str, position: FairPosition, seconds: float, clairvoyant_bound: bool, value_one_share: float | None
+    engine: str, position: FairPosition, seconds: float, clairvoyant_bound: bool, value_one_share: float
 ) -> tuple[FairResult, float | None, float]:
     """The search's result, the clairvoyant bound (None when not asked for or not needed) and its CPU seconds."""
     compiled = None
     if engine == "compiled" or clairvoyant_bound:
-        from ..games.solitaire.fair_kernel import CompiledFairSearch
-
         compiled = CompiledFairSearch()
     if engine == "compiled" and compiled is not None:
-        from ..games.solitaire.fair_kernel import VALUE_ONE_SHARE
-
-        share = VALUE_ONE_SHARE if value_one_share is None else value_one_share
-        result = compiled.evaluate(position, time_limit=seconds, value_one_share=share)
+        result = compiled.evaluate(position, time_limit=seconds, value_one_share=value_one_share)
     else:
         result = FairSearch().evaluate(position, time_limit=seconds)
     if compiled is None or not clairvoyant_bound or result.exact:
@@ -98,11 +94,11 @@ def run(
         raise ValueError(f"after_reveals must be 0, 1 or 2, got {after_reveals}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    if value_one_share is not None:
-        if engine != "compiled":
-            raise ValueError("value_one_share is the compiled engine's: add --engine compiled")
-        if not 0.0 <= value_one_share <= 1.0:
-            raise ValueError(f"value_one_share must be in [0, 1], got {value_one_share}")
+    if value_one_share is not None and engine != "compiled":
+        raise ValueError("value_one_share is the compiled engine's: add --engine compiled")
+    share = VALUE_ONE_SHARE if value_one_share is None else value_one_share
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"value_one_share must be in [0, 1], got {value_one_share}")
     env: Any = gymnasium.make(ENV_ID)
     rows = []
     start = time.perf_counter()
@@ -112,7 +108,7 @@ def run(
         if after_reveals and not play_reveals(state, after_reveals):
             continue
         result, bound, bound_seconds = _search(
-            engine, FairPosition.from_state(state), seconds, clairvoyant_bound, value_one_share
+            engine, FairPosition.from_state(state), seconds, clairvoyant_bound, share
         )
         row: dict[str, Any] = {
             "seed": deal_seed,
@@ -135,9 +131,7 @@ def run(
     summary["engine"] = engine
     summary["clairvoyant_bound"] = clairvoyant_bound
     if engine == "compiled":
-        from ..games.solitaire.fair_kernel import VALUE_ONE_SHARE
-
-        summary["value_one_share"] = VALUE_ONE_SHARE if value_one_share is None else value_one_share
+        summary["value_one_share"] = share
     return {"summary": summary, "deals": rows}
 
 
