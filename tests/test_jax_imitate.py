@@ -314,3 +314,111 @@ def test_the_imitate_command_refuses_explore_without_jax_and_out_of_range(tmp_pa
     assert code == 2
     assert "--dagger-rounds is for --backend jax" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+# --------------------------------------------------------------------------- the relational network
+
+#: a relational network small enough to compile and fit in seconds
+RELATIONAL_SMALL = {"width": 16, "heads": 2, "layers": 1, "feedforward": 16}
+
+
+def test_drop_lost_leaves_out_exactly_the_judged_positions_where_no_move_wins():
+    config = solitaire_config()
+    kept = jax_imitate.collect(config, "reveal-solve", episodes=12, seed=21, explore=0.3, drop_lost=True)
+    every = jax_imitate.collect(config, "reveal-solve", episodes=12, seed=21, explore=0.3)
+    nothing_hidden = every["observations"][:, 272] == 0  # observe.py: the stock size entry
+    lost = nothing_hidden & ~every["complete"]
+    assert lost.any()  # random moves at 0.3 lose some end games: the case is exercised
+    # the same games are played (the random draws do not depend on the drop); only the lost rows go
+    assert kept["actions"].size == every["actions"].size - int(lost.sum())
+    np.testing.assert_array_equal(kept["observations"], every["observations"][~lost])
+    np.testing.assert_array_equal(kept["outcomes"], every["outcomes"])
+    # what is left: a row is complete exactly when nothing is hidden (every winning move named)
+    np.testing.assert_array_equal(kept["complete"], kept["observations"][:, 272] == 0)
+    assert (kept["targets"][kept["complete"]].sum(axis=1) >= 1).all()
+
+
+def test_every_move_weight_fits_each_legal_moves_verdict(solitaire_lessons):
+    config = solitaire_config(mask_in_observation=True, **{"ppo.hidden_sizes": [128]})
+    trainer = make_trainer(config)
+    data = solitaire_lessons
+    rows = np.flatnonzero((data["games"] % 10 != 9) & data["complete"])
+    assert rows.size > 50
+
+    def verdicts_right(params):
+        masks = jnp.asarray(data["masks"][rows])
+        inputs = jax_imitate.network_inputs(trainer, jnp.asarray(data["observations"][rows]), masks)
+        logits, _ = trainer.forward(params, inputs)
+        right = (np.asarray(logits) > 0) == data["targets"][rows]
+        return float(right[data["masks"][rows]].mean())
+
+    plain, _ = jax_imitate.fit(trainer, data, epochs=60, learning_rate=3e-3, batch_size=32, log=lambda _: None)
+    weighted, _ = jax_imitate.fit(
+        trainer, data, epochs=60, learning_rate=3e-3, batch_size=32, log=lambda _: None, every_move_weight=1.0
+    )
+    # the softmax alone leaves the sign of a logit free; the weight fits it to the verdict
+    assert verdicts_right(weighted) > max(0.9, verdicts_right(plain) + 0.1)
+    with pytest.raises(ValueError, match="every_move_weight must be at least 0"):
+        jax_imitate.fit(trainer, data, epochs=1, learning_rate=3e-3, batch_size=32, every_move_weight=-1.0)
+
+
+def test_the_relational_network_is_for_solitaire_and_checks_its_sizes():
+    with pytest.raises(ValueError, match="reads Empire Solitaire's observation; .*MapDuel-v0 is a game of 'map_duel'"):
+        jax_imitate.RelationalNetwork(small_config())
+    with pytest.raises(ValueError, match=r"unknown network sizes \['depth'\]"):
+        jax_imitate.RelationalNetwork(solitaire_config(), {"depth": 3})
+    with pytest.raises(ValueError, match="must be a multiple of heads"):
+        jax_imitate.RelationalNetwork(solitaire_config(), {"width": 10, "heads": 4})
+    with pytest.raises(ValueError, match="'layers' must be a positive integer"):
+        jax_imitate.RelationalNetwork(solitaire_config(), {"layers": 0})
+    with pytest.raises(ValueError, match="takes its sizes from the config"):
+        jax_imitate.make_network(solitaire_config(), "mlp", {"width": 8})
+    with pytest.raises(ValueError, match="unknown network 'cnn'"):
+        jax_imitate.make_network(solitaire_config(), "cnn")
+
+
+def test_imitate_fits_the_relational_network_and_its_file_plays_what_it_learned(tmp_path):
+    config = solitaire_config()
+    summary = jax_imitate.imitate(
+        config, "reveal-solve", 10, 3, 3e-3, 32, 0.1, tmp_path / "run", log=lambda _: None, dagger_rounds=1,
+        network="relational", drop_lost=True, every_move_weight=1.0, network_sizes=RELATIONAL_SMALL,
+    )
+    assert summary["network"] == "relational" and summary["drop_lost"] and summary["every_move_weight"] == 1.0
+    assert [entry["round"] for entry in summary["rounds"]] == [0, 1]
+    path = tmp_path / "run" / "policy.npz"
+    agent = make_agent(f"jaxppo:{path}", "solitaire")
+    assert agent.policy.metadata["network"] == {"architecture": "solitaire-relational", **RELATIONAL_SMALL}
+    # the numpy player picks the compiled network's move on positions of new deals
+    data = jax_imitate.collect(config, "reveal-solve", episodes=3, seed=500, explore=0.2)
+    model = jax_imitate.RelationalNetwork(config, RELATIONAL_SMALL)
+    params = {name: jnp.asarray(array) for name, array in agent.policy.arrays.items()}
+    compiled = np.asarray(
+        jax_imitate.greedy_actions(model, params, jnp.asarray(data["observations"]), jnp.asarray(data["masks"]))
+    )
+    np.testing.assert_array_equal(agent.policy.greedy(data["observations"], data["masks"]), compiled)
+    assert data["masks"][np.arange(compiled.size), compiled].all()
+
+
+def test_the_imitate_command_refuses_the_relational_network_off_solitaire(tmp_path, capsys):
+    code = cli_main(
+        ["imitate", "--backend", "jax", "--env", "MapDuel-v0", "--teacher", "heuristic", "--network", "relational"]
+        + ["--out", str(tmp_path / "x")]
+    )
+    assert code == 2
+    assert "reads Empire Solitaire's observation" in capsys.readouterr().err
+    code = cli_main(
+        ["imitate", "--env", "EmpireSolo-v0", "--teacher", "heuristic", "--drop-lost", "--out", str(tmp_path / "y")]
+    )
+    assert code == 2
+    assert "--network, --drop-lost and --every-move-weight are for --backend jax" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(
+            ["imitate", "--backend", "jax", "--env", ENV_SOLITAIRE, "--teacher", "reveal-solve"]
+            + ["--every-move-weight", "-1", "--out", str(tmp_path / "z")]
+        )
+    assert exit_info.value.code == 2
+    assert "must be at least 0, got -1" in capsys.readouterr().err
+    assert not any((tmp_path / name).exists() for name in "xyz")
+
+
+ENV_SOLITAIRE = "empire_envs/EmpireSolitaire-v0"

@@ -17,6 +17,13 @@ The policy file format (``policy.npz``, written by ``empire_envs.training.jax_pp
 - ``critic/<i>/kernel`` and ``critic/<i>/bias``: the value network, the same shape with one
   output (kept so a run can be inspected or continued; playing does not use it).
 
+A file whose metadata has ``network`` holds another architecture instead of the two MLPs:
+``network`` is a JSON object whose ``architecture`` names it and whose other keys are its sizes,
+and the arrays are named by that architecture (``hidden_sizes`` and ``activation`` are then not
+needed). The one known is ``"solitaire-relational"`` (``games.solitaire.network``: Empire
+Solitaire's observation and actions only; ``imitate --backend jax --network relational`` writes
+it), played with numpy like the MLP.
+
 The agent masks the logits as training did (an illegal action gets ``MASKED_LOGIT``, as
 sb3-contrib's MaskablePPO does) and plays the most likely legal action, so it is deterministic.
 Playing needs numpy only: no jax, flax or torch.
@@ -60,6 +67,7 @@ import numpy as np
 
 from ..core.agent import Agent
 from ..core.policy_input import PolicyInput
+from ..games.solitaire import network as relational
 
 FORMAT = "empire_envs.jaxppo"
 FORMAT_VERSION = 1
@@ -67,6 +75,8 @@ FORMAT_VERSION = 1
 #: masked row has no NaN and an illegal action has probability 0 in float32
 MASKED_LOGIT = -1e9
 ACTIVATIONS = ("tanh", "relu")
+#: the networks a policy file may hold besides the MLP, by ``metadata["network"]["architecture"]``
+ARCHITECTURES = (relational.ARCHITECTURE,)
 #: where the policies shipped with the package lie (``pretrained:<env id>``), one ``<EnvName>.npz`` each
 PRETRAINED_FOLDER = "pretrained"
 #: game config settings that change only the rewards: a policy trained with other values plays
@@ -204,11 +214,44 @@ def _positive_int(name: str, value: Any) -> int:
 def check_metadata(metadata: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` naming the key when the metadata lacks a key the agent needs or holds
     one of the wrong type (module docstring)."""
-    missing = [key for key in _REQUIRED_METADATA if key not in metadata]
+    network = metadata.get("network")
+    required = _REQUIRED_METADATA if network is None else _REQUIRED_METADATA[:2]
+    missing = [key for key in required if key not in metadata]
     if missing:
         raise ValueError(f"the policy metadata lacks {missing}")
     _positive_int("observation_size", metadata["observation_size"])
     _positive_int("num_actions", metadata["num_actions"])
+    if network is not None:
+        _check_network(network, metadata)
+    else:
+        _check_mlp(metadata)
+    if "env_id" in metadata and (not isinstance(metadata["env_id"], str) or not metadata["env_id"]):
+        raise ValueError(f"the metadata's env_id must be an env id (a string), got {metadata['env_id']!r}")
+    if not isinstance(metadata.get("env_kwargs", {}), dict):
+        raise ValueError(f"the metadata's env_kwargs must be a JSON object, got {metadata['env_kwargs']!r}")
+
+
+def _check_network(network: Any, metadata: Mapping[str, Any]) -> None:
+    """The ``network`` record of an architecture other than the MLP (module docstring)."""
+    if not isinstance(network, dict) or network.get("architecture") not in ARCHITECTURES:
+        described = network.get("architecture") if isinstance(network, dict) else network
+        raise ValueError(
+            f"unknown network {_shorten(described)} in the metadata; known: {sorted(ARCHITECTURES)} (or no "
+            "'network' key: the MLP)"
+        )
+    relational.sizes_of(network)
+    expected = relational.SIZES_OF_SPACES
+    found = (metadata["observation_size"], metadata["num_actions"])
+    if found != expected:
+        raise ValueError(
+            f"the {relational.ARCHITECTURE} network reads Empire Solitaire's {expected[0]} observation entries "
+            f"and gives its {expected[1]} actions; the metadata says {found[0]} and {found[1]}"
+        )
+    if metadata.get("mask_in_observation", False):
+        raise ValueError(f"the {relational.ARCHITECTURE} network does not read the mask (mask_in_observation)")
+
+
+def _check_mlp(metadata: Mapping[str, Any]) -> None:
     hidden = metadata["hidden_sizes"]
     if not isinstance(hidden, (list, tuple)):
         raise ValueError(f"the metadata's hidden_sizes must be a list of layer widths, got {hidden!r}")
@@ -220,10 +263,6 @@ def check_metadata(metadata: Mapping[str, Any]) -> None:
         raise ValueError(
             f"the metadata's mask_in_observation must be true or false, got {metadata['mask_in_observation']!r}"
         )
-    if "env_id" in metadata and (not isinstance(metadata["env_id"], str) or not metadata["env_id"]):
-        raise ValueError(f"the metadata's env_id must be an env id (a string), got {metadata['env_id']!r}")
-    if not isinstance(metadata.get("env_kwargs", {}), dict):
-        raise ValueError(f"the metadata's env_kwargs must be a JSON object, got {metadata['env_kwargs']!r}")
 
 
 class NumpyPolicy:
@@ -242,12 +281,22 @@ class NumpyPolicy:
                 )
         self.metadata = dict(metadata)
         self.arrays = dict(arrays)
-        self.hidden_sizes = [int(width) for width in metadata["hidden_sizes"]]
         self.observation_size = int(metadata["observation_size"])
         self.num_actions = int(metadata["num_actions"])
-        self.activation = str(metadata["activation"])
         self.policy_input = PolicyInput(mask=bool(metadata.get("mask_in_observation", False)))
         self.input_size = self.policy_input.width(self.observation_size, self.num_actions)
+        #: the architecture's name when it is not the MLP (module docstring), else None
+        self.architecture: str | None = None
+        self.hidden_sizes: list[int] = []
+        self.activation = "relu"
+        self.layers: list[tuple[np.ndarray, np.ndarray]] = []
+        if "network" in metadata:
+            self.architecture = str(metadata["network"]["architecture"])
+            relational.check_arrays(self.arrays, relational.sizes_of(metadata["network"]))
+            self.arrays = {name: np.asarray(array, dtype=np.float32) for name, array in self.arrays.items()}
+            return
+        self.hidden_sizes = [int(width) for width in metadata["hidden_sizes"]]
+        self.activation = str(metadata["activation"])
         self.layers = [self._layer(prefix) for prefix in layer_names("actor", self.hidden_sizes)]
         widths = [self.input_size, *self.hidden_sizes, self.num_actions]
         for index, (kernel, bias) in enumerate(self.layers):
@@ -276,6 +325,10 @@ class NumpyPolicy:
     def logits(self, network_inputs: np.ndarray) -> np.ndarray:
         """The actor's logits of one network input ``[input_size]`` or a batch (float32)."""
         x = np.asarray(network_inputs, dtype=np.float32)
+        if self.architecture is not None:
+            batch = x[None] if x.ndim == 1 else x
+            logits, _ = relational.forward(self.arrays, batch, np)
+            return logits[0] if x.ndim == 1 else logits
         for index, (kernel, bias) in enumerate(self.layers):
             x = x @ kernel + bias
             if index < len(self.hidden_sizes):

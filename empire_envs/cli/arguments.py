@@ -75,6 +75,14 @@ def positive_float(text: str) -> float:
     return value
 
 
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number >= 0 (a loss weight)."""
+    value = _finite_number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
+    return value
+
+
 def share(text: str) -> float:
     """An argparse type: a finite number in [0, 1]."""
     value = _finite_number(text)

@@ -24,6 +24,7 @@ from ..training.run_folder import RunFolderError, check_run_folder, run_folder
 from .arguments import (
     add_key_value_flag,
     check_output_folder,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
@@ -280,6 +281,26 @@ def _add_imitate(commands: Subparsers) -> None:
         help="--backend jax: after the first fit, this many DAgger rounds: the student plays --episodes new "
         "games, the teacher labels them, and the network trains --epochs more on all the data (default 0)",
     )
+    sub.add_argument(
+        "--network",
+        choices=["mlp", "relational"],
+        default=None,
+        help="--backend jax: mlp, the config's [ppo] network (default), or relational, Empire Solitaire's "
+        "relational network (games.solitaire.network; plays as jaxppo:OUT/policy.npz, cannot start a PPO run)",
+    )
+    sub.add_argument(
+        "--drop-lost",
+        action="store_true",
+        help="--backend jax: leave out of the data the positions the teacher judges lost (reveal-solve: nothing "
+        "hidden and no move wins), where any move is as good as the teacher's",
+    )
+    sub.add_argument(
+        "--every-move-weight",
+        type=non_negative_float,
+        default=0.0,
+        help="--backend jax: where the teacher names every winning move (reveal-solve, nothing hidden), also fit "
+        "each legal move's logit to whether it wins, with this weight (default 0)",
+    )
     sub.add_argument("--config", help="TOML whose [ppo] table gives the network (as for train)")
     sub.add_argument("--out", required=True, help="run directory")
     sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
@@ -293,6 +314,8 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         raise CliError("--explore is for --backend jax (the sb3 teacher plays every move itself)")
     if args.dagger_rounds:
         raise CliError("--dagger-rounds is for --backend jax")
+    if args.network is not None or args.drop_lost or args.every_move_weight:
+        raise CliError("--network, --drop-lost and --every-move-weight are for --backend jax")
 
     def prepare() -> Any:
         from ..training.train import check_run
@@ -317,6 +340,7 @@ def _imitate_jax(args: argparse.Namespace) -> int:
     explore = 0.1 if args.explore is None else args.explore
     if not 0.0 <= explore < 1.0:
         raise CliError(f"--explore must be in [0, 1), got {explore}")
+    network = args.network or "mlp"
 
     def prepare() -> Any:
         require_extra("jax", "imitate --backend jax")
@@ -324,6 +348,10 @@ def _imitate_jax(args: argparse.Namespace) -> int:
         from ..training.jax_trainers import checked_trainer
 
         checked_trainer(config)
+        if network == "relational":
+            from ..training.jax_imitate import RelationalNetwork
+
+            RelationalNetwork(config)  # refuses an env that is not Empire Solitaire, before any folder is made
         return config
 
     def fit(config: Any, out: Path) -> dict[str, Any]:
@@ -339,15 +367,19 @@ def _imitate_jax(args: argparse.Namespace) -> int:
             explore,
             out,
             dagger_rounds=args.dagger_rounds,
+            network=network,
+            drop_lost=args.drop_lost,
+            every_move_weight=args.every_move_weight,
         )
 
     config, out = _imitate_in_folder(args, prepare, fit)
-    print(
-        f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent jaxppo:{out / 'policy.npz'}\n"
-        f"train from it: python -m empire_envs train --backend jax "
-        + (f"--config {args.config} " if args.config else f"--env {config.env_id} ")
-        + f"--set init_policy={out / 'policy.npz'}"
-    )
+    print(f"evaluate: python -m empire_envs evaluate --env {config.env_id} --agent jaxppo:{out / 'policy.npz'}")
+    if network == "mlp":
+        print(
+            "train from it: python -m empire_envs train --backend jax "
+            + (f"--config {args.config} " if args.config else f"--env {config.env_id} ")
+            + f"--set init_policy={out / 'policy.npz'}"
+        )
     return 0
 
 

@@ -15,15 +15,22 @@ start a ``--backend jax`` run from (``init_policy``).
    return-to-go over its own decisions: every reward the seat receives between one of its decisions and the next is
    credited to the first (the rule of ``training.jax_selfplay``), discounted by ``ppo.gamma``
    per decision of that seat. A one-seat game works the same way with one seat.
-2. **Fit** (``fit``): the network of the config (``ppo.hidden_sizes``, ``ppo.activation``),
-   initialised as the trainer initialises it from the config's seed, minimises minus the log
+2. **Fit** (``fit``): the network (``network="mlp"``: the config's, ``ppo.hidden_sizes`` and
+   ``ppo.activation``, initialised as the trainer initialises it from the config's seed;
+   ``network="relational"``: Empire Solitaire's relational network, ``games.solitaire.network``,
+   initialised from the config's seed) minimises minus the log
    of the probability of the accepted moves under the masked logits (the cross-entropy of the
    teacher's move when it accepts no other) plus ``ppo.vf_coef`` times the squared error of the
    value, with Adam, ``epochs`` passes in shuffled minibatches. Games with
    index 9 mod 10 are held out: the summary gives how often the student's most likely legal
    action is a move the teacher accepts, on the games fitted and on those held out.
    ``dagger_rounds`` (DAgger) then lets the student play new games, labelled by the teacher, and
-   fits again on all the data (``imitate``).
+   fits again on all the data (``imitate``). Where a teacher ``judges`` a position (reveal-solve:
+   once nothing is hidden) its accepted moves are every move that keeps a win, so the data marks
+   the row ``complete`` (when some move wins) and ``every_move_weight`` adds that weight times
+   the mean binary cross-entropy of each legal move's logit against "accepted"; with
+   ``drop_lost`` the judged positions where no move wins are left out (every move there loses,
+   so the teacher's move teaches nothing and would be fitted as if it mattered).
 3. **Output**: ``OUT/policy.npz`` (the policy file of ``empire_envs.agents.jax_ppo``: plays as
    ``jaxppo:OUT/policy.npz`` and starts a run with ``--set init_policy=OUT/policy.npz``),
    ``config.json`` and ``summary.json``.
@@ -44,6 +51,8 @@ import numpy as np
 import optax
 
 from ..agents.base import game_key, make_agent
+from ..agents.jax_ppo import save_policy
+from ..games.solitaire import network as relational
 from ..registry import is_multiplayer, make_any
 from .jax_config import JaxTrainConfig
 from .jax_ppo import Trainer, masked_logits
@@ -78,11 +87,14 @@ def collect(
     seed: int,
     explore: float,
     student: Student | None = None,
+    drop_lost: bool = False,
 ) -> dict[str, np.ndarray]:
     """The teacher's decisions on every seat (module docstring): observations, masks, the
-    teacher's actions, the moves it accepts (``targets``), value targets, the seat and the game
+    teacher's actions, the moves it accepts (``targets``), whether they are every move that keeps
+    a win (``complete``: the teacher ``judges`` the position and some move wins), value targets, the seat and the game
     of each, and each game's ``outcomes`` (the return of its first seat). With a ``student`` the
-    student plays every move (a DAgger round) and the teacher only labels."""
+    student plays every move (a DAgger round) and the teacher only labels. With ``drop_lost``,
+    the positions the teacher judges where no move wins are played but not recorded."""
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
     if not 0.0 <= explore < 1.0:
@@ -92,7 +104,8 @@ def collect(
     name = game_key(env, config.env_id)
     rng = np.random.default_rng(seed)
     columns: dict[str, list[Any]] = {
-        key: [] for key in ("observations", "masks", "actions", "targets", "returns", "seats", "games", "outcomes")
+        key: []
+        for key in ("observations", "masks", "actions", "targets", "complete", "returns", "seats", "games", "outcomes")
     }
     try:
         seat_names = list(env.possible_agents) if multiplayer else ["solo"]
@@ -110,12 +123,19 @@ def collect(
                     chosen = int(rng.choice(np.flatnonzero(mask)))
                 else:
                     chosen = label if student is None else int(student(observation, mask))
+                judged = _judges(teachers[seat], observation, mask, state)
+                if drop_lost and judged and not accepted:
+                    for receiver, reward in play(chosen).items():
+                        if receiver in last_decision:
+                            credited[last_decision[receiver]] += reward
+                    continue
                 columns["observations"].append(np.asarray(observation, dtype=np.float32))
                 columns["masks"].append(np.asarray(mask, dtype=bool))
                 columns["actions"].append(label)
                 targets = np.zeros(len(mask), dtype=bool)
                 targets[[label, *accepted]] = True
                 columns["targets"].append(targets)
+                columns["complete"].append(judged and bool(accepted))
                 last_decision[seat] = len(seats)
                 seats.append(seat)
                 credited.append(0.0)
@@ -133,6 +153,7 @@ def collect(
         "masks": np.asarray(columns["masks"], dtype=bool),
         "actions": np.asarray(columns["actions"], dtype=np.int32),
         "targets": np.asarray(columns["targets"], dtype=bool),
+        "complete": np.asarray(columns["complete"], dtype=bool),
         "returns": np.asarray(columns["returns"], dtype=np.float32),
         "seats": np.asarray(columns["seats"], dtype=np.int32),
         "games": np.asarray(columns["games"], dtype=np.int32),
@@ -144,15 +165,113 @@ def _rounded(agreements: dict[str, float]) -> dict[str, float]:
     return {name: round(value, 4) for name, value in agreements.items()}
 
 
-def greedy_actions(trainer: Trainer, params: Any, observations: jax.Array, masks: jax.Array) -> jax.Array:
+NETWORKS = ("mlp", "relational")
+
+
+class MlpNetwork:
+    """The compiled trainer's network (the config's ``ppo.hidden_sizes``): what ``fit`` trains by
+    default, and what a run started from the file (``init_policy``) goes on with."""
+
+    def __init__(self, trainer: Trainer) -> None:
+        self.trainer = trainer
+        self.config = trainer.config
+        self.env_id = trainer.env.id
+
+    def init(self, key: jax.Array) -> Any:
+        return self.trainer.network.init(key, jnp.zeros((self.trainer.input_size,), jnp.float32))
+
+    def apply(self, params: Any, observations: jax.Array, masks: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """``(logits, value)`` of a batch."""
+        return self.trainer.forward(params, network_inputs(self.trainer, observations, masks))
+
+    def save(self, path: Path, params: Any) -> Path:
+        return self.trainer.save(path, params, 0)
+
+
+class RelationalNetwork:
+    """Empire Solitaire's relational network (``games.solitaire.network``), for a config of a
+    Solitaire env: the policy file it writes plays as ``jaxppo:FILE`` but cannot start a compiled
+    PPO run (``init_policy`` takes the MLP)."""
+
+    def __init__(self, config: JaxTrainConfig, sizes: dict[str, int] | None = None) -> None:
+        env = make_any(config.env_id, **config.env_kwargs)
+        try:
+            key = game_key(env, config.env_id)
+            if key != "solitaire":
+                raise ValueError(
+                    f"the relational network reads Empire Solitaire's observation; {config.env_id} is a game of {key!r}"
+                )
+            spaces = (int(env.observation_space.shape[0]), int(env.action_space.n))
+        finally:
+            env.close()
+        if spaces != relational.SIZES_OF_SPACES:
+            raise ValueError(
+                f"the relational network reads {relational.SIZES_OF_SPACES[0]} observation entries and gives "
+                f"{relational.SIZES_OF_SPACES[1]} actions; {config.env_id} has {spaces[0]} and {spaces[1]}"
+            )
+        self.config = config
+        self.env_id = config.env_id
+        unknown = sorted(set(sizes or {}) - set(relational.DEFAULT_SIZES))
+        if unknown:
+            raise ValueError(f"unknown network sizes {unknown}; known: {sorted(relational.DEFAULT_SIZES)}")
+        self.sizes = {**relational.DEFAULT_SIZES, **(sizes or {})}
+        relational.sizes_of({"architecture": relational.ARCHITECTURE, **self.sizes})  # positive integers
+        relational.shapes(**self.sizes)  # a width that the heads divide
+
+    def init(self, key: jax.Array) -> Any:
+        seed = int(jax.random.randint(key, (), 0, 2**31 - 1))
+        arrays = relational.init_params(np.random.default_rng(seed), **self.sizes)
+        return {name: jnp.asarray(array) for name, array in arrays.items()}
+
+    def apply(self, params: Any, observations: jax.Array, masks: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """``(logits, value)`` of a batch (the mask is not read: the logits of illegal moves are masked after)."""
+        return relational.forward(params, observations, jnp)
+
+    def save(self, path: Path, params: Any) -> Path:
+        config = self.config
+        metadata = {
+            "env_id": config.env_id,
+            "env_kwargs": config.env_kwargs,
+            "observation_size": relational.SIZES_OF_SPACES[0],
+            "num_actions": relational.SIZES_OF_SPACES[1],
+            "network": {"architecture": relational.ARCHITECTURE, **self.sizes},
+            "timesteps": 0,
+            "seed": config.seed,
+            "trainer": "empire_envs.training.jax_imitate",
+        }
+        return save_policy(path, {name: np.asarray(value, np.float32) for name, value in params.items()}, metadata)
+
+
+#: what ``fit`` and the agreements train or read: a network, or a trainer (its MLP)
+Network = MlpNetwork | RelationalNetwork
+
+
+def as_network(network: Network | Trainer) -> Network:
+    """A trainer stands for its MLP."""
+    return network if isinstance(network, (MlpNetwork, RelationalNetwork)) else MlpNetwork(network)
+
+
+def make_network(config: JaxTrainConfig, name: str, sizes: dict[str, int] | None = None) -> Network:
+    """``"mlp"``: the config's trainer's network; ``"relational"``: Solitaire's relational one
+    (``sizes`` overriding its defaults)."""
+    if name == "mlp":
+        if sizes:
+            raise ValueError("the mlp network takes its sizes from the config's [ppo] table, not network_sizes")
+        return MlpNetwork(make_trainer(config))
+    if name == "relational":
+        return RelationalNetwork(config, sizes)
+    raise ValueError(f"unknown network {name!r}; known: {', '.join(NETWORKS)}")
+
+
+def greedy_actions(network: Network | Trainer, params: Any, observations: jax.Array, masks: jax.Array) -> jax.Array:
     """The network's most likely legal move of each position of a batch."""
-    logits, _ = trainer.forward(params, network_inputs(trainer, observations, masks))
+    logits, _ = as_network(network).apply(params, observations, masks)
     return jnp.argmax(masked_logits(logits, masks), axis=-1)
 
 
-def _greedy(trainer: Trainer, params: Any) -> Student:
+def _greedy(network: Network, params: Any) -> Student:
     """The network's most likely legal move, one position at a time."""
-    choose = jax.jit(lambda observation, mask: greedy_actions(trainer, params, observation[None], mask[None])[0])
+    choose = jax.jit(lambda observation, mask: greedy_actions(network, params, observation[None], mask[None])[0])
     return lambda observation, mask: int(choose(jnp.asarray(observation, jnp.float32), jnp.asarray(mask, bool)))
 
 
@@ -161,6 +280,13 @@ def _also_accepted(teacher: Any, observation: np.ndarray, mask: np.ndarray, stat
     has them (a planner content with any of several moves), else none."""
     method = getattr(teacher, "acceptable_actions", None)
     return [] if method is None else [int(action) for action in method(observation, mask, state)]
+
+
+def _judges(teacher: Any, observation: np.ndarray, mask: np.ndarray, state: Any) -> bool:
+    """Whether the teacher's accepted moves here are every move that keeps a win (its ``judges``;
+    a teacher without one judges nothing)."""
+    method = getattr(teacher, "judges", None)
+    return method is not None and bool(method(observation, mask, state))
 
 
 def _decisions(env: Any, multiplayer: bool, deal: int) -> Any:
@@ -211,7 +337,7 @@ def network_inputs(trainer: Trainer, observations: jax.Array, masks: jax.Array) 
     return jnp.concatenate([observations, masks.astype(jnp.float32)], axis=-1)
 
 
-def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> float:
+def agreement(network: Network | Trainer, params: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> float:
     """How often the network's most likely legal action is a move the teacher accepts, on ``rows``."""
     if rows.size == 0:
         return float("nan")
@@ -219,23 +345,29 @@ def agreement(trainer: Trainer, params: Any, data: dict[str, np.ndarray], rows: 
     for start in range(0, rows.size, 4096):
         chunk = rows[start : start + 4096]
         observations, masks = jnp.asarray(data["observations"][chunk]), jnp.asarray(data["masks"][chunk])
-        chosen = np.asarray(greedy_actions(trainer, params, observations, masks))
+        chosen = np.asarray(greedy_actions(network, params, observations, masks))
         hits += int(data["targets"][chunk, chosen].sum())
     return hits / rows.size
 
 
 def fit(
-    trainer: Trainer,
+    network: Network | Trainer,
     data: dict[str, np.ndarray],
     epochs: int,
     learning_rate: float,
     batch_size: int,
     log: Callable[[str], None] = print,
     params: Any = None,
+    every_move_weight: float = 0.0,
 ) -> tuple[Any, dict[str, float]]:
     """The network fitted to ``data`` (module docstring), from ``params`` when given (a DAgger
-    round goes on from the last round's network); returns its parameters and the agreements."""
-    config = trainer.config
+    round goes on from the last round's network); returns its parameters and the agreements.
+    ``network``: a trainer stands for its MLP. ``every_move_weight``: the weight of the binary
+    cross-entropy of every legal move on the ``complete`` rows (module docstring)."""
+    if every_move_weight < 0:
+        raise ValueError(f"every_move_weight must be at least 0, got {every_move_weight}")
+    network = as_network(network)
+    config = network.config
     held_out = data["games"] % HELD_OUT_EVERY == HELD_OUT
     train_rows, test_rows = np.flatnonzero(~held_out), np.flatnonzero(held_out)
     if train_rows.size == 0:
@@ -243,18 +375,31 @@ def fit(
     key = jax.random.PRNGKey(config.seed)
     key, net_key = jax.random.split(jax.random.fold_in(key, 17))
     if params is None:
-        params = trainer.network.init(net_key, jnp.zeros((trainer.input_size,), jnp.float32))
+        params = network.init(net_key)
     optimizer = optax.chain(optax.clip_by_global_norm(config.ppo.max_grad_norm), optax.adam(learning_rate))
     opt_state = optimizer.init(params)
     vf_coef = config.ppo.vf_coef
 
-    def loss(params: Any, observations: jax.Array, masks: jax.Array, targets: jax.Array, returns: jax.Array) -> Any:
-        logits, value = trainer.forward(params, network_inputs(trainer, observations, masks))
+    def loss(
+        params: Any,
+        observations: jax.Array,
+        masks: jax.Array,
+        targets: jax.Array,
+        returns: jax.Array,
+        complete: jax.Array,
+    ) -> Any:
+        logits, value = network.apply(params, observations, masks)
         legal = masked_logits(logits, masks)
         # minus the log of the probability of the accepted moves (the teacher's move when it is the only one)
         accepted = jax.nn.logsumexp(jnp.where(targets, legal, -jnp.inf), axis=-1)
         cross_entropy = (jax.nn.logsumexp(legal, axis=-1) - accepted).mean()
-        return cross_entropy + vf_coef * jnp.square(value - returns).mean(), cross_entropy
+        total = cross_entropy + vf_coef * jnp.square(value - returns).mean()
+        if every_move_weight:
+            # each legal move of a complete row: its logit against "it keeps a win"
+            per_move = optax.sigmoid_binary_cross_entropy(logits, targets.astype(logits.dtype))
+            per_row = jnp.where(masks, per_move, 0.0).sum(-1) / jnp.maximum(masks.sum(-1), 1)
+            total = total + every_move_weight * jnp.where(complete, per_row, 0.0).mean()
+        return total, cross_entropy
 
     @jax.jit
     def step(params: Any, opt_state: Any, batch: tuple[jax.Array, ...]) -> tuple[Any, Any, jax.Array]:
@@ -263,6 +408,7 @@ def fit(
         return optax.apply_updates(params, updates), opt_state, cross_entropy
 
     rng = np.random.default_rng(config.seed)
+    complete = data.get("complete", np.zeros(data["actions"].shape, dtype=bool))
     size = min(batch_size, train_rows.size)
     for epoch in range(epochs):
         order = rng.permutation(train_rows)
@@ -270,12 +416,13 @@ def fit(
         for start in range(0, order.size - size + 1, size):  # whole batches: one compiled shape
             rows = np.sort(order[start : start + size])
             batch = tuple(jnp.asarray(data[name][rows]) for name in ("observations", "masks", "targets", "returns"))
+            batch += (jnp.asarray(complete[rows]),)
             params, opt_state, cross_entropy = step(params, opt_state, batch)
             losses.append(float(cross_entropy))
         log(f"epoch {epoch + 1}/{epochs}: cross-entropy {np.mean(losses):.4f}")
     return params, {
-        "agreement_fitted": agreement(trainer, params, data, train_rows),
-        "agreement_held_out": agreement(trainer, params, data, test_rows),
+        "agreement_fitted": agreement(network, params, data, train_rows),
+        "agreement_held_out": agreement(network, params, data, test_rows),
     }
 
 
@@ -290,6 +437,10 @@ def imitate(
     out: Path,
     log: Callable[[str], None] = print,
     dagger_rounds: int = 0,
+    network: str = "mlp",
+    drop_lost: bool = False,
+    every_move_weight: float = 0.0,
+    network_sizes: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """Collect, fit and save (module docstring); returns the summary written to ``out/summary.json``.
 
@@ -298,24 +449,35 @@ def imitate(
     the teacher labels every position the student reached, the data grows by them and the network
     trains ``epochs`` more passes over all of it. The summary's ``rounds`` gives, per round, the
     share of its games the student won (the first seat's return above 0; none for round 0, the
-    first fit, whose games the teacher played) and the agreements after its fit."""
+    first fit, whose games the teacher played) and the agreements after its fit.
+
+    ``network``: ``"mlp"`` (the config's) or ``"relational"`` (``RelationalNetwork``);
+    ``drop_lost``: leave the positions the teacher judges lost out of the data (``collect``);
+    ``every_move_weight``: as for ``fit``; ``network_sizes``: the relational network's sizes
+    (``games.solitaire.network.DEFAULT_SIZES`` where not given)."""
     if dagger_rounds < 0:
         raise ValueError(f"dagger_rounds must be at least 0, got {dagger_rounds}")
-    trainer = make_trainer(config)
+    model = make_network(config, network, network_sizes)
     start = time.perf_counter()
-    data = collect(config, teacher, episodes, config.seed, explore)
+    data = collect(config, teacher, episodes, config.seed, explore, drop_lost=drop_lost)
     del data["outcomes"]  # the teacher's own games: not the student's curve
     collect_s = time.perf_counter() - start
     log(f"{data['actions'].size:,} decisions of {teacher} in {episodes} games ({collect_s:.0f} s)")
     start = time.perf_counter()
-    params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log)
+    params, agreements = fit(model, data, epochs, learning_rate, batch_size, log, every_move_weight=every_move_weight)
     fit_s = time.perf_counter() - start
     # round 0 is the first fit, on the teacher's own games
     rounds: list[dict[str, Any]] = [{"round": 0, "student_win_rate": None, **_rounded(agreements)}]
     for round_index in range(1, dagger_rounds + 1):
         began = time.perf_counter()
         played = collect(
-            config, teacher, episodes, config.seed + round_index * episodes, explore, student=_greedy(trainer, params)
+            config,
+            teacher,
+            episodes,
+            config.seed + round_index * episodes,
+            explore,
+            student=_greedy(model, params),
+            drop_lost=drop_lost,
         )
         played["games"] += round_index * episodes
         collect_s += time.perf_counter() - began
@@ -326,18 +488,21 @@ def imitate(
             f"{data['actions'].size:,} decisions"
         )
         began = time.perf_counter()
-        params, agreements = fit(trainer, data, epochs, learning_rate, batch_size, log, params=params)
+        params, agreements = fit(
+            model, data, epochs, learning_rate, batch_size, log, params=params, every_move_weight=every_move_weight
+        )
         fit_s += time.perf_counter() - began
         rounds.append({"round": round_index, "student_win_rate": round(won, 4), **_rounded(agreements)})
     out.mkdir(parents=True, exist_ok=True)
     settings = {"teacher": teacher, "episodes": episodes, "epochs": epochs, "learning_rate": learning_rate}
     settings.update({"batch_size": batch_size, "explore": explore, "dagger_rounds": dagger_rounds})
+    settings.update({"network": network, "drop_lost": drop_lost, "every_move_weight": every_move_weight})
     (out / "config.json").write_text(
         json.dumps({"backend": "jax", "imitate": settings, **dataclasses.asdict(config)}, indent=2) + "\n"
     )
-    policy = trainer.save(out / "policy.npz", params, 0)
+    policy = model.save(out / "policy.npz", params)
     summary = {
-        "env_id": trainer.env.id,
+        "env_id": model.env_id,
         "env_kwargs": config.env_kwargs,
         **settings,
         "decisions": int(data["actions"].size),
