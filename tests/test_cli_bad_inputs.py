@@ -59,6 +59,7 @@ BAD_VALUES: dict[Callable[[str], Any], dict[str, str]] = {
     arguments.seed_int: {"negative": "-1", "nan": "nan", "inf": "inf", "fraction": "1.5", "word": "seed"},
     arguments.positive_float: {"zero": "0", "negative": "-1", "nan": "nan", "inf": "inf", "-inf": "-inf", "word": "x"},
     arguments.share: {"negative": "-0.1", "above one": "1.5", "nan": "nan", "inf": "inf", "word": "half"},
+    arguments.non_negative_float: {"negative": "-0.5", "nan": "nan", "inf": "inf", "word": "heavy"},
 }
 
 

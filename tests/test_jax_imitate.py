@@ -397,6 +397,9 @@ def test_imitate_fits_the_relational_network_and_its_file_plays_what_it_learned(
     )
     np.testing.assert_array_equal(agent.policy.greedy(data["observations"], data["masks"]), compiled)
     assert data["masks"][np.arange(compiled.size), compiled].all()
+    # compiled PPO trains its MLP: the file cannot start a run
+    with pytest.raises(ValueError, match="holds the solitaire-relational network; compiled PPO trains the MLP"):
+        make_trainer(solitaire_config(init_policy=str(path)))
 
 
 def test_the_imitate_command_refuses_the_relational_network_off_solitaire(tmp_path, capsys):

@@ -23,6 +23,7 @@ import empire_envs  # noqa: F401  (registers the ids)
 from empire_envs.agents import jax_ppo as policy_files
 from empire_envs.agents.base import make_agent
 from empire_envs.cli import main as cli_main
+from empire_envs.games.solitaire import network as relational
 from empire_envs.training.jax_config import JaxTrainConfig, load_jax_config
 from tests.aec_play import play_aec_game
 
@@ -547,10 +548,14 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
         assert info["outcome"] in ("won", "lost", "truncated")
     solo = make_agent("pretrained:EmpireSolo-v0", "solo").policy.metadata
     assert solo["env_id"] == "empire_envs/EmpireSolo-v0" and solo["timesteps"] == 20_021_248
-    # Solitaire's: trained on the shaped variant (same spaces), fed the mask, 750M steps on a GPU
+    # Solitaire's: the relational network fitted to reveal-solve (imitate --network relational)
     solitaire = make_agent("pretrained:EmpireSolitaire-v0", "solitaire").policy.metadata
-    assert solitaire["env_id"] == "empire_envs/EmpireSolitaireShaped-v0" and solitaire["timesteps"] == 750_059_520
-    assert solitaire["mask_in_observation"] is True
+    assert solitaire["env_id"] == "empire_envs/EmpireSolitaire-v0"
+    assert solitaire["network"] == {"architecture": "solitaire-relational", **relational.DEFAULT_SIZES}
+    # the PPO policy it replaced stays for the docs' rows: shaped variant, fed the mask, 750M steps on a GPU
+    ppo = make_agent(f"jaxppo:{ROOT / 'experiments' / 'policies' / 'EmpireSolitaire-v0-ppo-750m.npz'}", "solitaire")
+    assert ppo.policy.metadata["env_id"] == "empire_envs/EmpireSolitaireShaped-v0"
+    assert ppo.policy.metadata["timesteps"] == 750_059_520 and ppo.policy.metadata["mask_in_observation"] is True
 
 
 def _plays_every_seat_against_the_heuristic(agent, game: str, env_id: str, seed: int) -> None:

@@ -32,7 +32,7 @@ start a ``--backend jax`` run from (``init_policy``).
    ``drop_lost`` the judged positions where no move wins are left out (every move there loses,
    so the teacher's move teaches nothing and would be fitted as if it mattered).
 3. **Output**: ``OUT/policy.npz`` (the policy file of ``empire_envs.agents.jax_ppo``: plays as
-   ``jaxppo:OUT/policy.npz`` and starts a run with ``--set init_policy=OUT/policy.npz``),
+   ``jaxppo:OUT/policy.npz``; the MLP's also starts a run with ``--set init_policy=OUT/policy.npz``),
    ``config.json`` and ``summary.json``.
 """
 

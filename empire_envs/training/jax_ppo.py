@@ -240,6 +240,11 @@ class Trainer:
     def _policy_params(self, path: str) -> Any:
         """The network's parameters from the policy file ``path`` (``init_policy``)."""
         policy = load_policy(path)
+        if policy.architecture is not None:
+            raise ValueError(
+                f"init_policy {path} holds the {policy.architecture} network; compiled PPO trains the MLP of "
+                "[ppo] hidden_sizes, so a run starts only from an MLP policy file"
+            )
         ppo = self.config.ppo
         expected = (self.input_size, [int(w) for w in ppo.hidden_sizes], self.num_actions, ppo.activation)
         found = (policy.input_size, policy.hidden_sizes, policy.num_actions, policy.activation)
