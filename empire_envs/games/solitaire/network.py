@@ -22,10 +22,10 @@ pair      meaning (token i to token j)
 ========  =========================================================================
 0         the cards share a rank
 1         the cards share a suit
-2         the card at i can reach cell j with a capture now (the rules' rays: the
-          first occupied cell orthogonally, the adjacent cell diagonally)
-3         the card at j can reach cell i
-4         2 and the cards share a rank or a suit (i may capture j now)
+2         a capture from cell i would take cell j now (the rules' rays: the first
+          occupied cell orthogonally, the adjacent occupied cell diagonally)
+3         a capture from cell j would take cell i now
+4         2 and the two cards share a rank or a suit (the card at i may capture j)
 5         both tokens hold a card
 ========  =========================================================================
 
