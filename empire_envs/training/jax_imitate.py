@@ -124,21 +124,17 @@ def collect(
                 else:
                     chosen = label if student is None else int(student(observation, mask))
                 judged = _judges(teachers[seat], observation, mask, state)
-                if drop_lost and judged and not accepted:
-                    for receiver, reward in play(chosen).items():
-                        if receiver in last_decision:
-                            credited[last_decision[receiver]] += reward
-                    continue
-                columns["observations"].append(np.asarray(observation, dtype=np.float32))
-                columns["masks"].append(np.asarray(mask, dtype=bool))
-                columns["actions"].append(label)
-                targets = np.zeros(len(mask), dtype=bool)
-                targets[[label, *accepted]] = True
-                columns["targets"].append(targets)
-                columns["complete"].append(judged and bool(accepted))
-                last_decision[seat] = len(seats)
-                seats.append(seat)
-                credited.append(0.0)
+                if not (drop_lost and judged and not accepted):  # a dropped position is played, not recorded
+                    columns["observations"].append(np.asarray(observation, dtype=np.float32))
+                    columns["masks"].append(np.asarray(mask, dtype=bool))
+                    columns["actions"].append(label)
+                    targets = np.zeros(len(mask), dtype=bool)
+                    targets[[label, *accepted]] = True
+                    columns["targets"].append(targets)
+                    columns["complete"].append(judged and bool(accepted))
+                    last_decision[seat] = len(seats)
+                    seats.append(seat)
+                    credited.append(0.0)
                 for receiver, reward in play(chosen).items():
                     if receiver in last_decision:  # a reward before a seat's first decision has no decision to go to
                         credited[last_decision[receiver]] += reward
