@@ -92,12 +92,9 @@ class RevealThenSolveAgent(Agent):
     def __init__(self) -> None:
         self._plan: list[int] = []
         self._greedy = GreedySolitaireAgent()
-        #: the last position ``acceptable_actions`` judged (grid, revealed card) and its verdict
-        self._accepted: tuple[tuple[tuple[int, ...], int], list[int]] | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self._plan = []
-        self._accepted = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> int:
         if state is None:
@@ -132,11 +129,7 @@ class RevealThenSolveAgent(Agent):
             raise ValueError("RevealThenSolveAgent reads the grid: pass the game state")
         if state.stock or state.outcome != ONGOING:
             return []
-        key = (tuple(state.grid), state.revealed)
-        if self._accepted is None or self._accepted[0] != key:
-            legal = map(int, np.flatnonzero(action_mask))
-            self._accepted = (key, [action for action in legal if _still_winnable(state, action)])
-        return list(self._accepted[1])
+        return [action for action in map(int, np.flatnonzero(action_mask)) if _still_winnable(state, action)]
 
     def judges(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> bool:
         """Whether ``acceptable_actions`` names every move that keeps a win here: once nothing is
