@@ -5,6 +5,7 @@ file that starts a run."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ import jax.numpy as jnp  # noqa: E402
 from empire_envs.adapters.jax_env import seed_key  # noqa: E402
 from empire_envs.agents import jax_ppo as policy_files  # noqa: E402
 from empire_envs.agents.base import make_agent  # noqa: E402
+from empire_envs.agents.solitaire import OptimalSolitaireAgent  # noqa: E402
 from empire_envs.cli import main as cli_main  # noqa: E402
 from empire_envs.games.solitaire import rules as solitaire_rules  # noqa: E402
 from empire_envs.games.solitaire import state as solitaire_state  # noqa: E402
@@ -123,9 +125,7 @@ def test_a_network_fed_the_mask_fits_and_its_policy_file_plays_what_it_learned(t
     data = jax_imitate.collect(config, "reveal-solve", episodes=10, seed=0, explore=0.1)
     trainer = make_trainer(config)
     assert trainer.input_size == data["observations"].shape[1] + data["masks"].shape[1]
-    params, agreements = jax_imitate.fit(
-        trainer, data, epochs=5, learning_rate=3e-3, batch_size=32, log=lambda _: None
-    )
+    params, agreements = jax_imitate.fit(trainer, data, epochs=5, learning_rate=3e-3, batch_size=32, log=lambda _: None)
     assert 0.0 <= agreements["agreement_held_out"] <= 1.0
     policy = make_agent(f"jaxppo:{trainer.save(tmp_path / 'policy.npz', params, 0)}", "solitaire").policy
     observations, masks = data["observations"], data["masks"]
@@ -154,9 +154,18 @@ def test_reveal_solve_accepts_every_move_that_keeps_the_visible_game_won(solitai
     assert targets[np.arange(targets.shape[0]), data["actions"]].all()  # its own move is always accepted
     assert not (targets & ~masks).any()  # and only legal moves
     assert (targets.sum(axis=1) > 1).any()  # the dozen games hold positions with several winning moves
+
+
+# optimal on a node budget: deterministic, and quick enough to play whole games
+@pytest.mark.parametrize(
+    "teacher",
+    [lambda: make_agent("reveal-solve", "solitaire"), lambda: OptimalSolitaireAgent(time_limit=None, node_limit=300)],
+    ids=["reveal-solve", "optimal"],
+)
+def test_a_fair_planner_accepts_exactly_the_moves_that_keep_the_visible_game_won(teacher):
     # each accepted set against the python solver on the env's own positions (nothing hidden)
     env = make_any("empire_envs/EmpireSolitaire-v0")
-    teacher = make_agent("reveal-solve", "solitaire")
+    teacher = teacher()
     checked = 0
     for game in range(3):
         observation, info = env.reset(seed=100 + game)
@@ -169,9 +178,11 @@ def test_reveal_solve_accepts_every_move_that_keeps_the_visible_game_won(solitai
             if not state.stock:
                 winning = {a for a in map(int, np.flatnonzero(mask)) if _wins_after(state, a)}
                 assert accepted == (winning or {move})
+                assert teacher.judges(observation, mask, state)
                 checked += 1
             else:
                 assert accepted == {move}
+                assert not teacher.judges(observation, mask, state)
             observation, _, terminated, truncated, info = env.step(move)
             done = terminated or truncated
     assert checked > 10
@@ -380,8 +391,20 @@ def test_the_relational_network_is_for_solitaire_and_checks_its_sizes():
 def test_imitate_fits_the_relational_network_and_its_file_plays_what_it_learned(tmp_path):
     config = solitaire_config()
     summary = jax_imitate.imitate(
-        config, "reveal-solve", 10, 3, 3e-3, 32, 0.1, tmp_path / "run", log=lambda _: None, dagger_rounds=1,
-        network="relational", drop_lost=True, every_move_weight=1.0, network_sizes=RELATIONAL_SMALL,
+        config,
+        "reveal-solve",
+        10,
+        3,
+        3e-3,
+        32,
+        0.1,
+        tmp_path / "run",
+        log=lambda _: None,
+        dagger_rounds=1,
+        network="relational",
+        drop_lost=True,
+        every_move_weight=1.0,
+        network_sizes=RELATIONAL_SMALL,
     )
     assert summary["network"] == "relational" and summary["drop_lost"] and summary["every_move_weight"] == 1.0
     assert [entry["round"] for entry in summary["rounds"]] == [0, 1]
@@ -400,6 +423,86 @@ def test_imitate_fits_the_relational_network_and_its_file_plays_what_it_learned(
     # compiled PPO trains its MLP: the file cannot start a run
     with pytest.raises(ValueError, match="holds the solitaire-relational network; compiled PPO trains the MLP"):
         make_trainer(solitaire_config(init_policy=str(path)))
+
+
+def test_imitate_goes_on_from_a_policy_file_of_the_same_network_and_env(tmp_path):
+    config = solitaire_config()
+    model = jax_imitate.RelationalNetwork(config, RELATIONAL_SMALL)
+    start = model.save(tmp_path / "start.npz", model.init(jax.random.PRNGKey(42)))
+    started = policy_files.load_policy(start).arrays
+    # a learning rate too small to move the parameters: what the run saves is where it started
+    summary = jax_imitate.imitate(
+        config,
+        "reveal-solve",
+        10,
+        1,
+        1e-12,
+        32,
+        0.1,
+        tmp_path / "run",
+        log=lambda _: None,
+        network="relational",
+        network_sizes=RELATIONAL_SMALL,
+        init_policy=start,
+        lr_schedule="cosine",
+    )
+    assert summary["init_policy"] == str(start) and summary["lr_schedule"] == "cosine"
+    fitted = policy_files.load_policy(tmp_path / "run" / "policy.npz").arrays
+    assert set(fitted) == set(started)
+    for name in started:
+        np.testing.assert_allclose(fitted[name], started[name], atol=1e-6)
+    fresh = model.init(jax.random.PRNGKey(config.seed))  # what a run without the file would start from
+    assert any(not np.allclose(fresh[name], started[name]) for name in started)
+
+
+def test_init_policy_refuses_a_file_of_another_network_sizes_or_env(tmp_path):
+    config = solitaire_config()
+    small = jax_imitate.RelationalNetwork(config, RELATIONAL_SMALL)
+    relational_file = small.save(tmp_path / "relational.npz", small.init(jax.random.PRNGKey(0)))
+    with pytest.raises(ValueError, match=r"has the network sizes .* this run's network has"):
+        jax_imitate.RelationalNetwork(config).load(relational_file)
+    mlp = jax_imitate.MlpNetwork(make_trainer(config))
+    mlp_file = mlp.save(tmp_path / "mlp.npz", mlp.init(jax.random.PRNGKey(0)))
+    with pytest.raises(ValueError, match="holds an MLP, not the relational network"):
+        small.load(mlp_file)
+    with pytest.raises(ValueError, match="holds the solitaire-relational network, not the MLP .*--network relational"):
+        mlp.load(relational_file)
+    np.testing.assert_array_equal(
+        np.asarray(mlp.load(mlp_file)["params"]["actor_0"]["kernel"]),
+        policy_files.load_policy(mlp_file).arrays["actor/0/kernel"],
+    )
+    duel = jax_imitate.MlpNetwork(make_trainer(small_config()))
+    duel_file = duel.save(tmp_path / "duel.npz", duel.init(jax.random.PRNGKey(0)))
+    with pytest.raises(ValueError, match=r"init_policy: the policy .* was trained on empire_envs/MapDuel-v0"):
+        mlp.load(duel_file)
+    # a file fitted with rewards shaped reads the same positions: taken
+    shaped = jax_imitate.MlpNetwork(make_trainer(solitaire_config(env_kwargs={"shaping": 0.01})))
+    shaped_file = shaped.save(tmp_path / "shaped.npz", shaped.init(jax.random.PRNGKey(3)))
+    np.testing.assert_array_equal(
+        np.asarray(mlp.load(shaped_file)["params"]["actor_0"]["kernel"]),
+        policy_files.load_policy(shaped_file).arrays["actor/0/kernel"],
+    )
+
+
+def test_the_cosine_schedule_falls_to_zero_and_changes_the_fit(solitaire_lessons):
+    with pytest.raises(ValueError, match="unknown lr_schedule 'step'"):
+        jax_imitate.fit(
+            jax_imitate.RelationalNetwork(solitaire_config(), RELATIONAL_SMALL),
+            solitaire_lessons,
+            1,
+            1e-3,
+            32,
+            log=lambda _: None,
+            lr_schedule="step",
+        )
+    fitted = {}
+    for schedule in jax_imitate.LR_SCHEDULES:
+        model = jax_imitate.RelationalNetwork(solitaire_config(), RELATIONAL_SMALL)
+        fitted[schedule], _ = jax_imitate.fit(
+            model, solitaire_lessons, 2, 1e-2, 32, log=lambda _: None, lr_schedule=schedule
+        )
+    # the same start, data and order: only the learning rates differ
+    assert any(not np.allclose(fitted["constant"][name], fitted["cosine"][name]) for name in fitted["constant"])
 
 
 def test_the_imitate_command_refuses_the_relational_network_off_solitaire(tmp_path, capsys):
@@ -421,7 +524,23 @@ def test_the_imitate_command_refuses_the_relational_network_off_solitaire(tmp_pa
         )
     assert exit_info.value.code == 2
     assert "must be at least 0, got -1" in capsys.readouterr().err
-    assert not any((tmp_path / name).exists() for name in "xyz")
+    code = cli_main(
+        ["imitate", "--env", "EmpireSolo-v0", "--teacher", "heuristic", "--lr-schedule", "cosine"]
+        + ["--out", str(tmp_path / "v")]
+    )
+    assert code == 2
+    assert "--init-policy and --lr-schedule are for --backend jax" in capsys.readouterr().err
+    # a start file of the other network: refused before any folder is made
+    code = cli_main(
+        ["imitate", "--backend", "jax", "--env", ENV_SOLITAIRE, "--teacher", "reveal-solve", "--network", "relational"]
+        + ["--init-policy", str(PPO_SOLITAIRE_POLICY)]
+        + ["--out", str(tmp_path / "w")]
+    )
+    assert code == 2
+    assert "holds an MLP, not the relational network" in capsys.readouterr().err
+    assert not any((tmp_path / name).exists() for name in "vwxyz")
 
 
 ENV_SOLITAIRE = "empire_envs/EmpireSolitaire-v0"
+#: an MLP policy file of Solitaire kept in the repository (compiled PPO, 750M steps)
+PPO_SOLITAIRE_POLICY = Path(__file__).parents[1] / "experiments" / "policies" / "EmpireSolitaire-v0-ppo-750m.npz"

@@ -78,7 +78,31 @@ class RevealThenGreedyAgent(GreedySolitaireAgent):
         return super().act(observation, action_mask, state)
 
 
-class RevealThenSolveAgent(Agent):
+class _SolvesWhenNothingHidden:
+    """What a fair planner that plays the exact solver once nothing is hidden tells imitation
+    (``training.jax_imitate``): it is content with any winning line there. Reads the grid, never
+    the stock."""
+
+    def acceptable_actions(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> list[int]:
+        """The moves the planner would be content with besides its own: once nothing is hidden
+        (the stock empty, or its last card in view), each legal move after which the visible game
+        can still be won, since its solver takes any winning line; before that, none."""
+        if state is None:
+            raise ValueError(f"{type(self).__name__} reads the grid: pass the game state")
+        if state.stock or state.outcome != ONGOING:
+            return []
+        return [action for action in map(int, np.flatnonzero(action_mask)) if _still_winnable(state, action)]
+
+    def judges(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> bool:
+        """Whether ``acceptable_actions`` names every move that keeps a win here: once nothing is
+        hidden. There, none named means the position is lost (``training.jax_imitate`` can leave
+        such positions out, and fits every move of the others)."""
+        if state is None:
+            raise ValueError(f"{type(self).__name__} reads the grid: pass the game state")
+        return not state.stock and state.outcome == ONGOING
+
+
+class RevealThenSolveAgent(_SolvesWhenNothingHidden, Agent):
     """A fair planner: open the stock as early as the rules allow, then play perfectly.
 
     Once the last stock card is placed, nothing is hidden any more and the exact solver finds a
@@ -120,25 +144,6 @@ class RevealThenSolveAgent(Agent):
                 return line[0]
         return self._greedy.act(observation, action_mask, state)
 
-    def acceptable_actions(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> list[int]:
-        """The moves this planner would be content with besides its own, for imitation
-        (``training.jax_imitate``): once nothing is hidden (the stock empty, or its last card in
-        view), each legal move after which the visible game can still be won, since its solver
-        takes any winning line; before that, none. Reads the grid, never the stock."""
-        if state is None:
-            raise ValueError("RevealThenSolveAgent reads the grid: pass the game state")
-        if state.stock or state.outcome != ONGOING:
-            return []
-        return [action for action in map(int, np.flatnonzero(action_mask)) if _still_winnable(state, action)]
-
-    def judges(self, observation: np.ndarray, action_mask: np.ndarray, state: Any = None) -> bool:
-        """Whether ``acceptable_actions`` names every move that keeps a win here: once nothing is
-        hidden. There, none named means the position is lost (``training.jax_imitate`` can leave
-        such positions out, and fits every move of the others)."""
-        if state is None:
-            raise ValueError("RevealThenSolveAgent reads the grid: pass the game state")
-        return not state.stock and state.outcome == ONGOING
-
 
 def _still_winnable(state: SolitaireState, action: int) -> bool:
     """Whether the position after ``action`` can be won, for a state whose stock is empty (its last
@@ -178,7 +183,7 @@ class SolverAgent(Agent):
         return self._fallback.act(observation, action_mask, state)
 
 
-class OptimalSolitaireAgent(Agent):
+class OptimalSolitaireAgent(_SolvesWhenNothingHidden, Agent):
     """A fair expectimax player: the best action by the fair optimum (``games.solitaire.fair``).
 
     At each decision it searches the expectimax over the hidden stock from the position it sees
@@ -193,7 +198,8 @@ class OptimalSolitaireAgent(Agent):
     bound is strictly higher, so where the search proves nothing the agent plays as its prior
     does. Once the stock is empty nothing is hidden and it plays the solver's winning line. Its
     table of bounds lives for one game (``reset`` clears it): each search starts from what the
-    earlier ones proved, so the lower bounds only rise.
+    earlier ones proved, so the lower bounds only rise. As a teacher for imitation it names, once
+    nothing is hidden, every move that keeps a win (``acceptable_actions``, as reveal-solve does).
     """
 
     name = "optimal"

@@ -301,6 +301,18 @@ def _add_imitate(commands: Subparsers) -> None:
         help="--backend jax: where the teacher names every winning move (reveal-solve, nothing hidden), also fit "
         "each legal move's logit to whether it wins, with this weight (default 0)",
     )
+    sub.add_argument(
+        "--init-policy",
+        help="--backend jax: a policy file of the same network and env (for example "
+        "empire_envs/pretrained/EmpireSolitaire-v0.npz) that the first fit starts from, instead of a fresh network",
+    )
+    sub.add_argument(
+        "--lr-schedule",
+        choices=["constant", "cosine"],
+        default=None,
+        help="--backend jax: constant (default), or cosine: each fit's learning rate falls from --learning-rate "
+        "to 0 along a half cosine",
+    )
     sub.add_argument("--config", help="TOML whose [ppo] table gives the network (as for train)")
     sub.add_argument("--out", required=True, help="run directory")
     sub.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
@@ -316,6 +328,8 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         raise CliError("--dagger-rounds is for --backend jax")
     if args.network is not None or args.drop_lost or args.every_move_weight:
         raise CliError("--network, --drop-lost and --every-move-weight are for --backend jax")
+    if args.init_policy is not None or args.lr_schedule is not None:
+        raise CliError("--init-policy and --lr-schedule are for --backend jax (sb3: --set init_model=FILE with train)")
 
     def prepare() -> Any:
         from ..training.train import check_run
@@ -348,10 +362,11 @@ def _imitate_jax(args: argparse.Namespace) -> int:
         from ..training.jax_trainers import checked_trainer
 
         checked_trainer(config)
-        if network == "relational":
-            from ..training.jax_imitate import RelationalNetwork
+        from ..training.jax_imitate import make_network
 
-            RelationalNetwork(config)  # refuses an env that is not Empire Solitaire, before any folder is made
+        model = make_network(config, network)  # refuses a relational network on another env than Solitaire
+        if args.init_policy is not None:
+            model.load(Path(args.init_policy))  # refuses a file of another network or env, before any folder is made
         return config
 
     def fit(config: Any, out: Path) -> dict[str, Any]:
@@ -370,6 +385,8 @@ def _imitate_jax(args: argparse.Namespace) -> int:
             network=network,
             drop_lost=args.drop_lost,
             every_move_weight=args.every_move_weight,
+            init_policy=args.init_policy,
+            lr_schedule=args.lr_schedule or "constant",
         )
 
     config, out = _imitate_in_folder(args, prepare, fit)

@@ -21,7 +21,9 @@ start a ``--backend jax`` run from (``init_policy``).
    initialised from the config's seed) minimises minus the log
    of the probability of the accepted moves under the masked logits (the cross-entropy of the
    teacher's move when it accepts no other) plus ``ppo.vf_coef`` times the squared error of the
-   value, with Adam, ``epochs`` passes in shuffled minibatches. Games with
+   value, with Adam (a constant learning rate, or with ``lr_schedule="cosine"`` one that falls
+   to 0 along a half cosine over the fit), ``epochs`` passes in shuffled minibatches, from a fresh
+   network or from a policy file of the same network (``init_policy``). Games with
    index 9 mod 10 are held out: the summary gives how often the student's most likely legal
    action is a move the teacher accepts, on the games fitted and on those held out.
    ``dagger_rounds`` (DAgger) then lets the student play new games, labelled by the teacher, and
@@ -51,7 +53,7 @@ import numpy as np
 import optax
 
 from ..agents.base import game_key, make_agent
-from ..agents.jax_ppo import save_policy
+from ..agents.jax_ppo import JaxPPOAgent, save_policy
 from ..games.solitaire import network as relational
 from ..registry import is_multiplayer, make_any
 from .jax_config import JaxTrainConfig
@@ -162,6 +164,10 @@ def _rounded(agreements: dict[str, float]) -> dict[str, float]:
 
 
 NETWORKS = ("mlp", "relational")
+#: the ``network`` that fits a policy file's architecture (its metadata's ``network.architecture``)
+NAMES_OF_ARCHITECTURES = {relational.ARCHITECTURE: "relational"}
+#: how ``fit``'s learning rate moves over its steps
+LR_SCHEDULES = ("constant", "cosine")
 
 
 class MlpNetwork:
@@ -179,6 +185,17 @@ class MlpNetwork:
     def apply(self, params: Any, observations: jax.Array, masks: jax.Array) -> tuple[jax.Array, jax.Array]:
         """``(logits, value)`` of a batch."""
         return self.trainer.forward(params, network_inputs(self.trainer, observations, masks))
+
+    def load(self, path: Path) -> Any:
+        """The parameters of the MLP policy file ``path`` (``init_policy``): the config's network,
+        for the config's env."""
+        policy = _check_same_env(path, self.config)
+        if policy.architecture is not None:
+            raise ValueError(
+                f"init_policy {path} holds the {policy.architecture} network, not the MLP this run fits "
+                f"(go on from it with --network {NAMES_OF_ARCHITECTURES.get(policy.architecture, '...')})"
+            )
+        return self.trainer.params_from_file(str(path))
 
     def save(self, path: Path, params: Any) -> Path:
         return self.trainer.save(path, params, 0)
@@ -223,6 +240,18 @@ class RelationalNetwork:
         """``(logits, value)`` of a batch (the mask is not read: the logits of illegal moves are masked after)."""
         return relational.forward(params, observations, jnp)
 
+    def load(self, path: Path) -> Any:
+        """The parameters of the relational policy file ``path`` (``init_policy``): this network's
+        sizes, for the config's env."""
+        policy = _check_same_env(path, self.config)
+        if policy.architecture != relational.ARCHITECTURE:
+            held = "an MLP" if policy.architecture is None else f"the {policy.architecture} network"
+            raise ValueError(f"init_policy {path} holds {held}, not the relational network this run fits")
+        found = relational.sizes_of(policy.metadata["network"])
+        if found != self.sizes:
+            raise ValueError(f"init_policy {path} has the network sizes {found}; this run's network has {self.sizes}")
+        return {name: jnp.asarray(array) for name, array in policy.arrays.items()}
+
     def save(self, path: Path, params: Any) -> Path:
         config = self.config
         metadata = {
@@ -236,6 +265,21 @@ class RelationalNetwork:
             "trainer": "empire_envs.training.jax_imitate",
         }
         return save_policy(path, {name: np.asarray(value, np.float32) for name, value in params.items()}, metadata)
+
+
+def _check_same_env(path: Path, config: JaxTrainConfig) -> Any:
+    """The policy file at ``path``, refused unless ``jaxppo:`` could play it on the config's env:
+    the same game, spaces and rules (a file fitted with other rewards, a shaped variant, is
+    taken: its network reads the same positions)."""
+    agent = JaxPPOAgent(path)
+    env = make_any(config.env_id, **config.env_kwargs)
+    try:
+        agent.check_env(env)
+    except ValueError as error:
+        raise ValueError(f"init_policy: {error}") from None
+    finally:
+        env.close()
+    return agent.policy
 
 
 #: what ``fit`` and the agreements train or read: a network, or a trainer (its MLP)
@@ -355,13 +399,18 @@ def fit(
     log: Callable[[str], None] = print,
     params: Any = None,
     every_move_weight: float = 0.0,
+    lr_schedule: str = "constant",
 ) -> tuple[Any, dict[str, float]]:
     """The network fitted to ``data`` (module docstring), from ``params`` when given (a DAgger
     round goes on from the last round's network); returns its parameters and the agreements.
     ``network``: a trainer stands for its MLP. ``every_move_weight``: the weight of the binary
-    cross-entropy of every legal move on the ``complete`` rows (module docstring)."""
+    cross-entropy of every legal move on the ``complete`` rows (module docstring).
+    ``lr_schedule``: ``"constant"``, or ``"cosine"`` (from ``learning_rate`` down to 0 over this
+    fit's optimizer steps, a half cosine)."""
     if every_move_weight < 0:
         raise ValueError(f"every_move_weight must be at least 0, got {every_move_weight}")
+    if lr_schedule not in LR_SCHEDULES:
+        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; known: {', '.join(LR_SCHEDULES)}")
     network = as_network(network)
     config = network.config
     held_out = data["games"] % HELD_OUT_EVERY == HELD_OUT
@@ -372,7 +421,10 @@ def fit(
     key, net_key = jax.random.split(jax.random.fold_in(key, 17))
     if params is None:
         params = network.init(net_key)
-    optimizer = optax.chain(optax.clip_by_global_norm(config.ppo.max_grad_norm), optax.adam(learning_rate))
+    size = min(batch_size, train_rows.size)
+    steps = epochs * (train_rows.size // size)
+    rate = optax.cosine_decay_schedule(learning_rate, steps) if lr_schedule == "cosine" else learning_rate
+    optimizer = optax.chain(optax.clip_by_global_norm(config.ppo.max_grad_norm), optax.adam(rate))
     opt_state = optimizer.init(params)
     vf_coef = config.ppo.vf_coef
 
@@ -405,7 +457,6 @@ def fit(
 
     rng = np.random.default_rng(config.seed)
     complete = data.get("complete", np.zeros(data["actions"].shape, dtype=bool))
-    size = min(batch_size, train_rows.size)
     for epoch in range(epochs):
         order = rng.permutation(train_rows)
         losses = []
@@ -437,6 +488,8 @@ def imitate(
     drop_lost: bool = False,
     every_move_weight: float = 0.0,
     network_sizes: dict[str, int] | None = None,
+    init_policy: str | Path | None = None,
+    lr_schedule: str = "constant",
 ) -> dict[str, Any]:
     """Collect, fit and save (module docstring); returns the summary written to ``out/summary.json``.
 
@@ -450,17 +503,24 @@ def imitate(
     ``network``: ``"mlp"`` (the config's) or ``"relational"`` (``RelationalNetwork``);
     ``drop_lost``: leave the positions the teacher judges lost out of the data (``collect``);
     ``every_move_weight``: as for ``fit``; ``network_sizes``: the relational network's sizes
-    (``games.solitaire.network.DEFAULT_SIZES`` where not given)."""
+    (``games.solitaire.network.DEFAULT_SIZES`` where not given); ``init_policy``: a policy file of
+    the same network (and sizes) and env, which the first fit starts from instead of a fresh
+    initialisation (to go on fitting a shipped or earlier network on new games);
+    ``lr_schedule``: as for ``fit``, each fit's own."""
     if dagger_rounds < 0:
         raise ValueError(f"dagger_rounds must be at least 0, got {dagger_rounds}")
+    if lr_schedule not in LR_SCHEDULES:
+        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; known: {', '.join(LR_SCHEDULES)}")
     model = make_network(config, network, network_sizes)
+    params = None if init_policy is None else model.load(Path(init_policy))
     start = time.perf_counter()
     data = collect(config, teacher, episodes, config.seed, explore, drop_lost=drop_lost)
     del data["outcomes"]  # the teacher's own games: not the student's curve
     collect_s = time.perf_counter() - start
     log(f"{data['actions'].size:,} decisions of {teacher} in {episodes} games ({collect_s:.0f} s)")
     start = time.perf_counter()
-    params, agreements = fit(model, data, epochs, learning_rate, batch_size, log, every_move_weight=every_move_weight)
+    fitting: dict[str, Any] = {"every_move_weight": every_move_weight, "lr_schedule": lr_schedule}
+    params, agreements = fit(model, data, epochs, learning_rate, batch_size, log, params=params, **fitting)
     fit_s = time.perf_counter() - start
     # round 0 is the first fit, on the teacher's own games
     rounds: list[dict[str, Any]] = [{"round": 0, "student_win_rate": None, **_rounded(agreements)}]
@@ -484,15 +544,14 @@ def imitate(
             f"{data['actions'].size:,} decisions"
         )
         began = time.perf_counter()
-        params, agreements = fit(
-            model, data, epochs, learning_rate, batch_size, log, params=params, every_move_weight=every_move_weight
-        )
+        params, agreements = fit(model, data, epochs, learning_rate, batch_size, log, params=params, **fitting)
         fit_s += time.perf_counter() - began
         rounds.append({"round": round_index, "student_win_rate": round(won, 4), **_rounded(agreements)})
     out.mkdir(parents=True, exist_ok=True)
     settings = {"teacher": teacher, "episodes": episodes, "epochs": epochs, "learning_rate": learning_rate}
     settings.update({"batch_size": batch_size, "explore": explore, "dagger_rounds": dagger_rounds})
     settings.update({"network": network, "drop_lost": drop_lost, "every_move_weight": every_move_weight})
+    settings.update({"init_policy": None if init_policy is None else str(init_policy), "lr_schedule": lr_schedule})
     (out / "config.json").write_text(
         json.dumps({"backend": "jax", "imitate": settings, **dataclasses.asdict(config)}, indent=2) + "\n"
     )

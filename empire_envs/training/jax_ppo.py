@@ -216,7 +216,7 @@ class Trainer:
         )
         self.optimizer = optax.chain(optax.clip_by_global_norm(ppo.max_grad_norm), optax.adam(self.schedule, eps=1e-5))
         self.spare = max(1, config.num_envs // 8)
-        self.initial_params = self._policy_params(config.init_policy) if config.init_policy else None
+        self.initial_params = self.params_from_file(config.init_policy) if config.init_policy else None
         enable_compile_cache()  # before the first compile (core.jax_cache: once per process)
         self.init = jax.jit(self._init)
         self.collect = jax.jit(self._collect)
@@ -237,7 +237,7 @@ class Trainer:
             return state.observation
         return jnp.concatenate([state.observation, state.legal_action_mask.astype(jnp.float32)], axis=-1)
 
-    def _policy_params(self, path: str) -> Any:
+    def params_from_file(self, path: str) -> Any:
         """The network's parameters from the policy file ``path`` (``init_policy``)."""
         policy = load_policy(path)
         if policy.architecture is not None:
