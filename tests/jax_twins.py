@@ -108,9 +108,10 @@ class Twin:
 
 def compile_twin(env: Any, batch: int, step_options: dict[str, Any] | None = None) -> Twin:
     """The batched, jitted functions of ``env`` (nothing is compiled before the first call).
-    ``step_options``: XLA options for the step alone (``jax.jit``'s ``compiler_options``), e.g.
-    the backend optimisation level for a step whose run time outweighs its compile time in a
-    long lockstep (the suite compiles at level 0, ``conftest.TEST_XLA_FLAGS``)."""
+    ``step_options``: XLA options for the step and the every-seat view (``jax.jit``'s
+    ``compiler_options``), e.g. the backend optimisation level for programs whose run time
+    outweighs their compile time in a long lockstep (the suite compiles at level 0,
+    ``conftest.TEST_XLA_FLAGS``); the deal keeps the suite's options (it runs once a batch)."""
     seats = jnp.arange(env.num_players, dtype=jnp.int32)
     # the seat is traced here (an int32 array): observe takes a seat inside jit
     every_seat = jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))
@@ -119,7 +120,7 @@ def compile_twin(env: Any, batch: int, step_options: dict[str, Any] | None = Non
         batch=batch,
         init=jax.jit(jax.vmap(env.init)),
         step=jax.jit(jax.vmap(env.step), compiler_options=step_options),
-        observe_seats=jax.jit(lambda state: every_seat(state, seats)),
+        observe_seats=jax.jit(lambda state: every_seat(state, seats), compiler_options=step_options),
         python_draws=env.rules.python_draws,
         reshuffle_orders=env.rules.reshuffle_orders,
     )

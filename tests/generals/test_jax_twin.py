@@ -22,10 +22,12 @@ generated card pools (``tests.generals.pools``: every number and word of each ca
 within the loader's vocabulary; every other pool with four decks generated for it, the rest with
 the shipped decks), 8 games each; ``make test`` plays the first, on generated decks.
 
-The step is compiled at XLA's backend optimisation level 2 here (``STEP_OPTIONS``): a Generals
-game is hundreds of steps, and at the suite's level 0 the step runs about eight times slower
-(94 ms against 11 ms per batched step of 43 games), which costs more than the 15 s of compile
-it saves; level 3 compiles some 5 s longer for no faster a step.
+The step and the every-seat view are compiled at XLA's backend optimisation level 2 here
+(``STEP_OPTIONS``): a Generals game is hundreds of steps, and at the suite's level 0 the step
+runs about eight times slower (94 ms against 11 ms per batched step of 43 games), which costs
+more than the 15 s of compile it saves; level 3 compiles some 5 s longer for no faster a step.
+The view of every seat is read at every step as well: at level 2 the 43 games of Generals4p-v0
+spend 2.9 CPU s in it instead of 17.3 s, for some 4 s more of compile once per program.
 """
 
 from __future__ import annotations
