@@ -548,10 +548,13 @@ def test_every_shipped_policy_plays_a_whole_game_of_its_env():
         assert info["outcome"] in ("won", "lost", "truncated")
     solo = make_agent("pretrained:EmpireSolo-v0", "solo").policy.metadata
     assert solo["env_id"] == "empire_envs/EmpireSolo-v0" and solo["timesteps"] == 20_021_248
-    # Solitaire's: the relational network fitted to reveal-solve (imitate --network relational)
+    # Solitaire's: the relational network fitted to reveal-solve, then to optimal (imitate --network relational)
     solitaire = make_agent("pretrained:EmpireSolitaire-v0", "solitaire").policy.metadata
     assert solitaire["env_id"] == "empire_envs/EmpireSolitaire-v0"
     assert solitaire["network"] == {"architecture": "solitaire-relational", **relational.DEFAULT_SIZES}
+    # the network it went on from (fitted to reveal-solve alone) stays for the docs' rows
+    first = ROOT / "experiments" / "policies" / "EmpireSolitaire-v0-relational-reveal-solve.npz"
+    assert make_agent(f"jaxppo:{first}", "solitaire").policy.metadata["network"] == solitaire["network"]
     # the PPO policy it replaced stays for the docs' rows: shaped variant, fed the mask, 750M steps on a GPU
     ppo = make_agent(f"jaxppo:{ROOT / 'experiments' / 'policies' / 'EmpireSolitaire-v0-ppo-750m.npz'}", "solitaire")
     assert ppo.policy.metadata["env_id"] == "empire_envs/EmpireSolitaireShaped-v0"
