@@ -359,12 +359,12 @@ def _imitate_jax(args: argparse.Namespace) -> int:
     def prepare() -> Any:
         require_extra("jax", "imitate --backend jax")
         config = load_jax_config(args.config, [("env_id", args.env), ("seed", args.seed)])
+        from ..training.jax_imitate import MlpNetwork, make_network
         from ..training.jax_trainers import checked_trainer
 
-        checked_trainer(config)
-        from ..training.jax_imitate import make_network
-
-        model = make_network(config, network)  # refuses a relational network on another env than Solitaire
+        trainer = checked_trainer(config)
+        # the checked trainer stands for the MLP; the relational network refuses an env that is not Solitaire
+        model = MlpNetwork(trainer) if network == "mlp" else make_network(config, network)
         if args.init_policy is not None:
             model.load(Path(args.init_policy))  # refuses a file of another network or env, before any folder is made
         return config
