@@ -195,7 +195,7 @@ class MlpNetwork:
                 f"init_policy {path} holds the {policy.architecture} network, not the MLP this run fits "
                 f"(go on from it with --network {NAMES_OF_ARCHITECTURES.get(policy.architecture, '...')})"
             )
-        return self.trainer.params_from_file(str(path))
+        return self.trainer.params_from_policy(policy, str(path))  # the file read once
 
     def save(self, path: Path, params: Any) -> Path:
         return self.trainer.save(path, params, 0)
@@ -390,6 +390,11 @@ def agreement(network: Network | Trainer, params: Any, data: dict[str, np.ndarra
     return hits / rows.size
 
 
+def _check_lr_schedule(lr_schedule: str) -> None:
+    if lr_schedule not in LR_SCHEDULES:
+        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; known: {', '.join(LR_SCHEDULES)}")
+
+
 def fit(
     network: Network | Trainer,
     data: dict[str, np.ndarray],
@@ -409,8 +414,7 @@ def fit(
     fit's optimizer steps, a half cosine)."""
     if every_move_weight < 0:
         raise ValueError(f"every_move_weight must be at least 0, got {every_move_weight}")
-    if lr_schedule not in LR_SCHEDULES:
-        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; known: {', '.join(LR_SCHEDULES)}")
+    _check_lr_schedule(lr_schedule)
     network = as_network(network)
     config = network.config
     held_out = data["games"] % HELD_OUT_EVERY == HELD_OUT
@@ -509,8 +513,7 @@ def imitate(
     ``lr_schedule``: as for ``fit``, each fit's own."""
     if dagger_rounds < 0:
         raise ValueError(f"dagger_rounds must be at least 0, got {dagger_rounds}")
-    if lr_schedule not in LR_SCHEDULES:
-        raise ValueError(f"unknown lr_schedule {lr_schedule!r}; known: {', '.join(LR_SCHEDULES)}")
+    _check_lr_schedule(lr_schedule)
     model = make_network(config, network, network_sizes)
     params = None if init_policy is None else model.load(Path(init_policy))
     start = time.perf_counter()

@@ -58,7 +58,7 @@ import optax
 import empire_envs.jax as empire_jax
 
 from ..adapters.jax_env import seed_key
-from ..agents.jax_ppo import MASKED_LOGIT, layer_names, load_policy, save_policy
+from ..agents.jax_ppo import MASKED_LOGIT, NumpyPolicy, layer_names, load_policy, save_policy
 from ..core.errors import ILLEGAL_ACTION_OUTCOME
 from ..core.jax_cache import compile_note, count_cache_hits, enable_compile_cache, is_compiled
 from ..core.policy_input import PolicyInput
@@ -239,7 +239,10 @@ class Trainer:
 
     def params_from_file(self, path: str) -> Any:
         """The network's parameters from the policy file ``path`` (``init_policy``)."""
-        policy = load_policy(path)
+        return self.params_from_policy(load_policy(path), path)
+
+    def params_from_policy(self, policy: NumpyPolicy, path: str) -> Any:
+        """The network's parameters from a policy file already read (``path`` names it in errors)."""
         if policy.architecture is not None:
             raise ValueError(
                 f"init_policy {path} holds the {policy.architecture} network; compiled PPO trains the MLP of "
