@@ -41,10 +41,11 @@ for _flag in TEST_XLA_FLAGS:
 #: the longest test modules by the durations of ``make test`` (longest first; each module's total
 #: on one worker): they start first, while the other worker takes the rest
 LONGEST_FIRST = (
-    "tests/pillars/test_jax_twin.py",
     "tests/generals/test_jax_twin.py",
+    "tests/pillars/test_jax_twin.py",
     "tests/test_jax_twins.py",
     "tests/map_duel/test_jax_twin.py",
+    "tests/test_jax_imitate.py",
     "tests/solo/test_properties.py",
     "tests/test_training.py",
     "tests/test_jax_selfplay.py",

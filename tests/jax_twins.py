@@ -126,16 +126,25 @@ def compile_twin(env: Any, batch: int, step_options: dict[str, Any] | None = Non
     )
 
 
-def compiled(env_id: str, batch: int, flags: tuple[tuple[str, Any], ...] = ()) -> Twin:
+def compiled(
+    env_id: str,
+    batch: int,
+    flags: tuple[tuple[str, Any], ...] = (),
+    step_options: dict[str, Any] | None = None,
+) -> Twin:
     """The twin of an id with variant ``flags`` (``(name, value)`` pairs, ``as_flags``), compiled
-    once per session for each batch size and flags, however the arguments are passed."""
+    once per session for each batch size, flags and ``step_options`` (``compile_twin``), however
+    the arguments are passed."""
     full = env_id if "/" in env_id else f"{NAMESPACE}/{env_id}"
-    return _compiled(full, int(batch), tuple(sorted(flags)))
+    options = None if step_options is None else tuple(sorted(step_options.items()))
+    return _compiled(full, int(batch), tuple(sorted(flags)), options)
 
 
 @cache
-def _compiled(env_id: str, batch: int, flags: tuple[tuple[str, Any], ...]) -> Twin:
-    return compile_twin(empire_jax.make(env_id, **dict(flags)), batch)
+def _compiled(
+    env_id: str, batch: int, flags: tuple[tuple[str, Any], ...], options: tuple[tuple[str, Any], ...] | None
+) -> Twin:
+    return compile_twin(empire_jax.make(env_id, **dict(flags)), batch, None if options is None else dict(options))
 
 
 def views_of_the_seat_to_act(observe_seats: Callable[[Any], jax.Array]) -> Callable[[Any], jax.Array]:
@@ -293,7 +302,7 @@ def _play_batch(
         ended[:] = False
         if not live.any():
             break
-        after = twin.step(state, jax.device_put(actions), step_keys(key_rng, twin.batch))
+        after = twin.step(state, actions, step_keys(key_rng, twin.batch))
         host_after = _host(after)
         for index in np.flatnonzero(live):
             where = f"{label}, game {index}), step {number}, action {actions[index]}"
@@ -307,11 +316,15 @@ def _play_batch(
         number += 1
 
 
-def step_keys(rng: np.random.Generator, batch: int) -> jax.Array:
+def step_keys(rng: np.random.Generator, batch: int) -> np.ndarray:
     """Keys for one step of a batch: random ``uint32`` pairs (what ``jax.random.PRNGKey`` makes)
-    from a numpy generator, on the host (splitting JAX keys op by op costs more than the step)."""
-    # device_put: jnp.asarray of a host array dispatches an op of its own, a step's worth of time
-    return jax.device_put(rng.integers(0, 2**32, size=(batch, 2), dtype=np.uint32))
+    from a numpy generator, on the host (splitting JAX keys op by op costs more than the step).
+
+    The host arrays (these keys, the actions) go to the compiled step as they are: the jitted
+    call takes numpy arguments on its fast path, where ``jax.device_put`` first costs about half
+    a millisecond each (some 4 CPU s of a Pillars5p-v0 lockstep's 50), and ``jnp.asarray``
+    dispatches an op of its own."""
+    return rng.integers(0, 2**32, size=(batch, 2), dtype=np.uint32)
 
 
 def _flag_text(config: Any) -> str:
@@ -411,7 +424,7 @@ def check_step_everywhere(
     views, host = np.asarray(twin.observe_seats(state)), _host(state)
     for index, python in enumerate(pythons):
         check_position(twin, python, _Row(host, index), views[index], f"{where}, row {index}, before")
-    after = twin.step(state, jax.device_put(np.asarray(actions, dtype=np.int32)), keys)
+    after = twin.step(state, np.asarray(actions, dtype=np.int32), keys)
     host_after = _host(after)
     finished = [
         check_step(twin, python, host, host_after, index, int(actions[index]), f"{where}, row {index}", report)

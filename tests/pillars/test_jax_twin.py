@@ -65,8 +65,6 @@ from empire_envs.games.pillars.state import (  # noqa: E402
 from tests.jax_twins import (  # noqa: E402
     LockstepReport,
     Mismatch,
-    as_flags,
-    compiled,
     play_lockstep,
     random_policy,
     views_of_the_seat_to_act,
@@ -84,6 +82,7 @@ from .jax_helpers import (  # noqa: E402
     hide,
     host_rows,
     mixed_policy,
+    pillars_twin,
     private_changes,
     stacked,
 )
@@ -147,7 +146,7 @@ ROCK, PAPER, SCISSORS = "THROW rock", "THROW paper", "THROW scissors"
 
 def _config(env_id: str = PILLARS, flags: dict | None = None):
     """The Python config of a twin (registered kwargs and ``flags`` applied)."""
-    return compiled(env_id, BATCH, as_flags(flags or {})).config
+    return pillars_twin(env_id, BATCH, flags).config
 
 
 def _position(n: int = 4, env_id: str = PILLARS, flags: dict | None = None, **kwargs):
@@ -171,7 +170,7 @@ def _campaign_from_python():
 
 def _play(env_id: str, games: int, seed: int, flags: dict | None = None, batch: int = BATCH):
     """Lockstep games of ``env_id`` with the mixed policy; the harness's report and the draws."""
-    twin = compiled(env_id, batch, as_flags(flags or {}))
+    twin = pillars_twin(env_id, batch, flags)
     draws = DrawCount()
     game_key = "pillars_campaign" if env_id == CAMPAIGN else "pillars"
     policy = mixed_policy(game_key, twin.num_players)
@@ -661,7 +660,7 @@ def check_no_leak(twin, rows: list, seed: int, observe_seats=None) -> dict:
 
 @pytest.mark.parametrize("env_id", [PILLARS, PILLARS_IDS[3], EXACT_CARD])
 def test_no_view_shows_what_its_seat_cannot_see(env_id):
-    twin = compiled(env_id, BATCH)
+    twin = pillars_twin(env_id)
     rows = _states_of_random_play(twin, seed=5, steps=160)
     checked = check_no_leak(twin, rows, seed=6)
     print(env_id, len(rows), "states", checked)
@@ -673,7 +672,7 @@ def test_no_view_shows_what_its_seat_cannot_see(env_id):
 def test_the_no_leak_check_catches_a_leak(leak):
     """Views that read the resource pile's top card, the next seat's hand or a sealed offer
     (added to one entry): the check fails."""
-    twin = compiled(PILLARS, BATCH)
+    twin = pillars_twin()
     rows = _states_of_random_play(twin, seed=5, steps=160)
     if leak == "sealed offer":
         rows = [row for row in rows if int(row.phase) == TRADE_OFFER and (row.offers >= 0).any()]
@@ -698,7 +697,7 @@ def test_the_no_leak_check_catches_a_leak(leak):
 
 @pytest.fixture(scope="module")
 def twin():
-    return compiled(PILLARS, BATCH)
+    return pillars_twin()
 
 
 def test_the_harness_catches_a_leak_in_the_view_of_a_seat_not_to_act(twin):
