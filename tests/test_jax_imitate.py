@@ -4,6 +4,7 @@ file that starts a run."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -415,9 +416,8 @@ def test_imitate_fits_the_relational_network_and_its_file_plays_what_it_learned(
     data = jax_imitate.collect(config, "reveal-solve", episodes=3, seed=500, explore=0.2)
     model = jax_imitate.RelationalNetwork(config, RELATIONAL_SMALL)
     params = {name: jnp.asarray(array) for name, array in agent.policy.arrays.items()}
-    compiled = np.asarray(
-        jax_imitate.greedy_actions(model, params, jnp.asarray(data["observations"]), jnp.asarray(data["masks"]))
-    )
+    greedy = jax.jit(functools.partial(jax_imitate.greedy_actions, model))  # eager, it compiles op by op
+    compiled = np.asarray(greedy(params, jnp.asarray(data["observations"]), jnp.asarray(data["masks"])))
     np.testing.assert_array_equal(agent.policy.greedy(data["observations"], data["masks"]), compiled)
     assert data["masks"][np.arange(compiled.size), compiled].all()
     # compiled PPO trains its MLP: the file cannot start a run

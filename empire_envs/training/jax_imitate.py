@@ -41,8 +41,10 @@ start a ``--backend jax`` run from (``init_policy``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -309,10 +311,34 @@ def greedy_actions(network: Network | Trainer, params: Any, observations: jax.Ar
     return jnp.argmax(masked_logits(logits, masks), axis=-1)
 
 
+#: each network's (or trainer's) compiled ``greedy_actions``, parameters an argument: one program
+#: serves every round's parameters; kept while the network lives
+_COMPILED_GREEDY: weakref.WeakKeyDictionary[Any, Callable[..., jax.Array]] = weakref.WeakKeyDictionary()
+#: the largest batch ``agreement`` hands the network at once
+AGREEMENT_CHUNK = 4096
+#: the smallest padded batch of ``agreement``: every batch is padded to a power of two from here to
+#: ``AGREEMENT_CHUNK``, so that the row counts of the fits compile a handful of programs
+SMALLEST_PADDED_BATCH = 64
+
+
+def _compiled_greedy(network: Network | Trainer) -> Callable[..., jax.Array]:
+    """``greedy_actions`` of ``network`` compiled once, taking ``(params, observations, masks)``
+    (one program per batch shape). Run op by op instead, each new batch shape would compile
+    every operation of the network again."""
+    if network not in _COMPILED_GREEDY:
+        _COMPILED_GREEDY[network] = jax.jit(functools.partial(greedy_actions, as_network(network)))
+    return _COMPILED_GREEDY[network]
+
+
 def _greedy(network: Network, params: Any) -> Student:
     """The network's most likely legal move, one position at a time."""
-    choose = jax.jit(lambda observation, mask: greedy_actions(network, params, observation[None], mask[None])[0])
-    return lambda observation, mask: int(choose(jnp.asarray(observation, jnp.float32), jnp.asarray(mask, bool)))
+    choose = _compiled_greedy(network)
+
+    def act(observation: np.ndarray, mask: np.ndarray) -> int:
+        observations = np.asarray(observation, np.float32)[None]
+        return int(choose(params, observations, np.asarray(mask, bool)[None])[0])
+
+    return act
 
 
 def _also_accepted(teacher: Any, observation: np.ndarray, mask: np.ndarray, state: Any) -> list[int]:
@@ -381,11 +407,14 @@ def agreement(network: Network | Trainer, params: Any, data: dict[str, np.ndarra
     """How often the network's most likely legal action is a move the teacher accepts, on ``rows``."""
     if rows.size == 0:
         return float("nan")
+    choose = _compiled_greedy(network)
     hits = 0
-    for start in range(0, rows.size, 4096):
-        chunk = rows[start : start + 4096]
-        observations, masks = jnp.asarray(data["observations"][chunk]), jnp.asarray(data["masks"][chunk])
-        chosen = np.asarray(greedy_actions(network, params, observations, masks))
+    for start in range(0, rows.size, AGREEMENT_CHUNK):
+        chunk = rows[start : start + AGREEMENT_CHUNK]
+        # padded to a power of two by repeating its rows: a few compiled shapes serve every
+        # row count; the repeats' moves are dropped
+        padded = np.resize(chunk, max(SMALLEST_PADDED_BATCH, 1 << (chunk.size - 1).bit_length()))
+        chosen = np.asarray(choose(params, data["observations"][padded], data["masks"][padded]))[: chunk.size]
         hits += int(data["targets"][chunk, chosen].sum())
     return hits / rows.size
 
