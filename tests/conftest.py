@@ -21,6 +21,11 @@ The suite compiles hundreds of programs and runs each briefly. Neither flag chan
 program computes (no fast-math either way; the same HLO, lowered by another emitter), so the
 lockstep tests prove the same identity; ``bench --batched`` and training run at XLA's defaults.
 
+Stable-Baselines3 makes a log folder for every ``learn`` of a model without a logger of its own,
+in the system's temporary folder unless ``SB3_LOGDIR`` names one; the tests that train such a
+model would leave a folder there per run, so each session points ``SB3_LOGDIR`` into its own
+pytest temporary folder (unless the caller set it).
+
 Each worker runs torch and BLAS on one thread (``OMP_NUM_THREADS=1`` unless the caller set it):
 ``make test`` runs two workers on two cores, and a MaskablePPO test whose torch split its tiny
 matrix products over every core ran six times slower under the other worker's load.
@@ -29,6 +34,8 @@ matrix products over every core ran six times slower under the other worker's lo
 from __future__ import annotations
 
 import os
+
+import pytest
 
 os.environ.setdefault("EMPIRE_ENVS_JAX_CACHE", "off")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -61,3 +68,14 @@ LONGEST_FIRST = (
 def pytest_collection_modifyitems(config, items):
     rank = {module: place for place, module in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_log_folders_in_the_session_folder(tmp_path_factory):
+    """SB3's log folders (module docstring) go under this session's temporary folder."""
+    if "SB3_LOGDIR" in os.environ:
+        yield
+        return
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    yield
+    del os.environ["SB3_LOGDIR"]
