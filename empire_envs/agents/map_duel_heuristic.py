@@ -47,16 +47,19 @@ def evaluate(state: MapDuelState, seat: int) -> float:
     )
 
 
+#: per seat, the number cards of the other seat's colour (the cards its faces must consume)
+_OTHER_COLOUR = tuple(
+    frozenset(code for code in range(NUM_NUMBER_CARDS) if not rules.is_own_colour(seat, code)) for seat in range(2)
+)
+
+
 def _reach(state: MapDuelState, seat: int) -> float:
     """The mean distance (in steps) from the opponent-colour cards of the map to my nearest
     face: small when my faces stand where the cards they must consume are."""
     B = state.B
     faces = [divmod(state.face_pos[seat][f], B) for f in rules.faces_on_map(state, seat)]
-    targets = [
-        divmod(cell, B)
-        for cell, code in enumerate(state.board)
-        if 0 <= code < NUM_NUMBER_CARDS and not rules.is_own_colour(seat, code)
-    ]
+    other = _OTHER_COLOUR[seat]
+    targets = [divmod(cell, B) for cell, code in enumerate(state.board) if code in other]
     if not faces or not targets:
         return 0.0
     return sum(min(abs(r - fr) + abs(c - fc) for fr, fc in faces) for r, c in targets) / len(targets)
