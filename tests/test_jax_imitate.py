@@ -416,7 +416,8 @@ def test_imitate_fits_the_relational_network_and_its_file_plays_what_it_learned(
     data = jax_imitate.collect(config, "reveal-solve", episodes=3, seed=500, explore=0.2)
     model = jax_imitate.RelationalNetwork(config, RELATIONAL_SMALL)
     params = {name: jnp.asarray(array) for name, array in agent.policy.arrays.items()}
-    greedy = jax.jit(functools.partial(jax_imitate.greedy_actions, model))  # eager, it compiles op by op
+    # jitted: run eagerly, JAX would compile each of the network's operations for this row count
+    greedy = jax.jit(functools.partial(jax_imitate.greedy_actions, model))
     compiled = np.asarray(greedy(params, jnp.asarray(data["observations"]), jnp.asarray(data["masks"])))
     np.testing.assert_array_equal(agent.policy.greedy(data["observations"], data["masks"]), compiled)
     assert data["masks"][np.arange(compiled.size), compiled].all()
