@@ -86,7 +86,7 @@ def unit_value(state: GeneralsState, seat: int, slot: int) -> float:
     unit = state.players[seat].units[slot]
     assert unit is not None
     bonus = 3.0 if state.tables.is_general[unit.kind] else 0.0
-    return 0.5 * (rules.unit_strength(state, seat, slot) + rules.unit_life(state, seat, slot)) + bonus
+    return 0.5 * sum(rules.unit_numbers_at(state, seat, slot)) + bonus
 
 
 class GeneralsHeuristicAgent(SeededAgent):

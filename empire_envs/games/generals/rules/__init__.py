@@ -101,6 +101,7 @@ from .derived import (
     statics,
     unit_life,
     unit_numbers,
+    unit_numbers_at,
     unit_strength,
 )
 from .hidden import determinize
@@ -235,6 +236,7 @@ __all__ = [
     "turn",
     "unit_life",
     "unit_numbers",
+    "unit_numbers_at",
     "unit_strength",
     "utility_range",
 ]

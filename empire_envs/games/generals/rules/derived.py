@@ -8,6 +8,7 @@ from operator import mul
 
 from ....core.errors import IllegalActionError
 from ..actions import Kind
+from ..cards import CardKind
 from ..config import BASE_HAND_LIMIT
 from ..state import BF, WC, GeneralsState, PlayerState
 
@@ -77,33 +78,41 @@ def unit_numbers(state: GeneralsState, seat: int) -> list[tuple[int, int] | None
     player = state.players[seat]
     kinds = state.tables.kinds
     totals = statics(state, seat)
-    auras = sum(kinds[u.kind].aura_str for u in player.units if u is not None and u.zone == BF)
-    numbers: list[tuple[int, int] | None] = []
-    for unit in player.units:
-        if unit is None:
-            numbers.append(None)
-            continue
-        card = kinds[unit.kind]
-        general = card.is_general
-        strength = card.strength + totals["general_str" if general else "soldier_str"]
-        life = card.life + totals["general_life" if general else "soldier_life"]
-        if unit.zone == BF:
-            strength += card.field_str + auras - card.aura_str
-        else:
-            life += card.camp_life + totals["camp_life_all"]
-        numbers.append((strength, life))
-    return numbers
+    auras = _battlefield_auras(state, seat)
+    return [None if unit is None else _numbers(kinds[unit.kind], unit.zone, totals, auras) for unit in player.units]
 
 
-def _numbers_at(state: GeneralsState, seat: int, slot: int) -> tuple[int, int]:
-    numbers = unit_numbers(state, seat)[slot]
-    assert numbers is not None, f"seat {seat} has no unit in slot {slot}"
-    return numbers
+def _battlefield_auras(state: GeneralsState, seat: int) -> int:
+    """The ``aura_str`` of every unit of the seat in the Battlefield, summed."""
+    kinds = state.tables.kinds
+    return sum(kinds[u.kind].aura_str for u in state.players[seat].units if u is not None and u.zone == BF)
+
+
+def _numbers(card: CardKind, zone: int, totals: dict[str, int], auras: int) -> tuple[int, int]:
+    """``(strength, life)`` of a unit of ``card`` in ``zone`` (``unit_numbers``): ``totals`` the
+    owner's statics, ``auras`` its Battlefield auras (the unit's own among them when it is there)."""
+    general = card.is_general
+    strength = card.strength + totals["general_str" if general else "soldier_str"]
+    life = card.life + totals["general_life" if general else "soldier_life"]
+    if zone == BF:
+        strength += card.field_str + auras - card.aura_str
+    else:
+        life += card.camp_life + totals["camp_life_all"]
+    return strength, life
+
+
+def unit_numbers_at(state: GeneralsState, seat: int, slot: int) -> tuple[int, int]:
+    """``(strength, life)`` of the unit in one slot outside a battle: ``unit_numbers(state,
+    seat)[slot]`` without the other slots' (a battle reads one or two units)."""
+    unit = state.players[seat].units[slot]
+    assert unit is not None, f"seat {seat} has no unit in slot {slot}"
+    auras = _battlefield_auras(state, seat) if unit.zone == BF else 0
+    return _numbers(state.tables.kinds[unit.kind], unit.zone, statics(state, seat), auras)
 
 
 def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = False) -> int:
     """Effective strength outside tactic pumps, with ``attack_str`` when attacking."""
-    strength = _numbers_at(state, seat, slot)[0]
+    strength = unit_numbers_at(state, seat, slot)[0]
     if attacking:
         unit = state.players[seat].units[slot]
         assert unit is not None
@@ -113,7 +122,7 @@ def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = 
 
 def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False) -> int:
     """Effective life outside tactic pumps, with ``block_life`` when blocking."""
-    life = _numbers_at(state, seat, slot)[1]
+    life = unit_numbers_at(state, seat, slot)[1]
     if blocking:
         unit = state.players[seat].units[slot]
         assert unit is not None
