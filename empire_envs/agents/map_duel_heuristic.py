@@ -16,6 +16,7 @@ opposite-colour cards). Ties fall to the agent's own seeded generator, so it is 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -53,13 +54,19 @@ _OTHER_COLOUR = tuple(
 )
 
 
+@cache
+def _coordinates(B: int) -> tuple[tuple[int, int], ...]:
+    """(row, column) of each cell of a ``B`` x ``B`` map."""
+    return tuple(divmod(cell, B) for cell in range(B * B))
+
+
 def _reach(state: MapDuelState, seat: int) -> float:
     """The mean distance (in steps) from the opponent-colour cards of the map to my nearest
     face: small when my faces stand where the cards they must consume are."""
-    B = state.B
-    faces = [divmod(state.face_pos[seat][f], B) for f in rules.faces_on_map(state, seat)]
+    at = _coordinates(state.B)
+    faces = [at[state.face_pos[seat][f]] for f in rules.faces_on_map(state, seat)]
     other = _OTHER_COLOUR[seat]
-    targets = [divmod(cell, B) for cell, code in enumerate(state.board) if code in other]
+    targets = [at[cell] for cell, code in enumerate(state.board) if code in other]
     if not faces or not targets:
         return 0.0
     return sum(min(abs(r - fr) + abs(c - fc) for fr, fc in faces) for r, c in targets) / len(targets)
@@ -84,15 +91,19 @@ class MapDuelHeuristicAgent(SeededAgent):
             kings = [a for a in legal if face_type(lay.decode(a).a) == KING_TYPE]
             return kings[int(self.rng.integers(len(kings)))] if kings else legal[0]
         best, best_score = [], -np.inf
+        # no move but a confrontation flips a coin, and confrontations are scored by their odds:
+        # the rules are handed a generator that is never drawn from (one per decision: making a
+        # generator costs more than scoring a move)
+        no_coin = np.random.default_rng(0)
         for action in legal:
-            score = self._score(state, seat, lay, action)
+            score = self._score(state, seat, lay, action, no_coin)
             if score > best_score + 1e-9:
                 best, best_score = [action], score
             elif abs(score - best_score) <= 1e-9:
                 best.append(action)
         return best[int(self.rng.integers(len(best)))]
 
-    def _score(self, state: MapDuelState, seat: int, lay, action: int) -> float:
+    def _score(self, state: MapDuelState, seat: int, lay, action: int, no_coin: np.random.Generator) -> float:
         kind, a, b = lay.decode(action)
         if kind is Kind.CONFRONT:
             win, lose = rules.confront_odds(state, seat, a, b)
@@ -109,5 +120,5 @@ class MapDuelHeuristicAgent(SeededAgent):
         if kind is Kind.END_TURN or kind is Kind.PASS_STEP1:
             return evaluate(state, seat) - 0.01
         after = state.clone()
-        rules.apply_action(after, action, np.random.default_rng(0))  # no coin outside confrontations
+        rules.apply_action(after, action, no_coin)
         return evaluate(after, seat)
