@@ -147,13 +147,10 @@ def kill_tests(state: GeneralsState) -> tuple[bool, bool]:
     assert a_unit is not None and d_unit is not None  # the attacker and its blocker are both in
     a_card = state.tables.kinds[a_unit.kind]
     d_card = state.tables.kinds[d_unit.kind]
-    # unit_strength(attacking=True) and unit_life(blocking=True), each unit's numbers read once
-    a_str, a_life = unit_numbers_at(state, att, battle.a_slot)
-    d_str, d_life = unit_numbers_at(state, dfn, battle.blocker)
-    a_str += a_card.attack_str + battle.pumps[0]
-    a_life += battle.pumps[1]
-    d_str += battle.pumps[2]
-    d_life += d_card.block_life + battle.pumps[3]
+    a_str, a_life = unit_numbers_at(state, att, battle.a_slot, attacking=True)
+    d_str, d_life = unit_numbers_at(state, dfn, battle.blocker, blocking=True)
+    a_str, a_life = a_str + battle.pumps[0], a_life + battle.pumps[1]
+    d_str, d_life = d_str + battle.pumps[2], d_life + battle.pumps[3]
     a_kills = a_str > d_life
     d_kills = d_str >= a_life if state.config.defender_wins_ties else d_str > a_life
     a_first = "first_strike" in a_card.keywords

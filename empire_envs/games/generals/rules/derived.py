@@ -101,33 +101,32 @@ def _numbers(card: CardKind, zone: int, totals: dict[str, int], auras: int) -> t
     return strength, life
 
 
-def unit_numbers_at(state: GeneralsState, seat: int, slot: int) -> tuple[int, int]:
-    """``(strength, life)`` of the unit in one slot outside a battle: ``unit_numbers(state,
-    seat)[slot]`` without the other slots' (a battle reads one or two units)."""
+def unit_numbers_at(
+    state: GeneralsState, seat: int, slot: int, attacking: bool = False, blocking: bool = False
+) -> tuple[int, int]:
+    """``(strength, life)`` of the unit in one slot outside tactic pumps: ``unit_numbers(state,
+    seat)[slot]`` without the other slots' (a battle reads one or two units), with ``attack_str``
+    when attacking and ``block_life`` when blocking."""
     unit = state.players[seat].units[slot]
     assert unit is not None, f"seat {seat} has no unit in slot {slot}"
+    card = state.tables.kinds[unit.kind]
     auras = _battlefield_auras(state, seat) if unit.zone == BF else 0
-    return _numbers(state.tables.kinds[unit.kind], unit.zone, statics(state, seat), auras)
+    strength, life = _numbers(card, unit.zone, statics(state, seat), auras)
+    if attacking:
+        strength += card.attack_str
+    if blocking:
+        life += card.block_life
+    return strength, life
 
 
 def unit_strength(state: GeneralsState, seat: int, slot: int, attacking: bool = False) -> int:
     """Effective strength outside tactic pumps, with ``attack_str`` when attacking."""
-    strength = unit_numbers_at(state, seat, slot)[0]
-    if attacking:
-        unit = state.players[seat].units[slot]
-        assert unit is not None
-        strength += state.tables.kinds[unit.kind].attack_str
-    return strength
+    return unit_numbers_at(state, seat, slot, attacking=attacking)[0]
 
 
 def unit_life(state: GeneralsState, seat: int, slot: int, blocking: bool = False) -> int:
     """Effective life outside tactic pumps, with ``block_life`` when blocking."""
-    life = unit_numbers_at(state, seat, slot)[1]
-    if blocking:
-        unit = state.players[seat].units[slot]
-        assert unit is not None
-        life += state.tables.kinds[unit.kind].block_life
-    return life
+    return unit_numbers_at(state, seat, slot, blocking=blocking)[1]
 
 
 def effective_cost(state: GeneralsState, seat: int, kind: int) -> int:
