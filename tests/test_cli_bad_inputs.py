@@ -167,8 +167,9 @@ def test_fair_optimum_refuses_a_negative_seed(capsys: pytest.CaptureFixture[str]
     assert_one_line_error("fair-optimum", status, err, "seed must be 0 or more")
 
 
-def test_fair_optimum_value_one_share_is_the_compiled_engines(capsys: pytest.CaptureFixture[str]) -> None:
-    status, err = run_cli(["fair-optimum", "--deals", "1", "--value-one-share", "0.5"], capsys)
+@pytest.mark.parametrize("flag", ["--value-one-share", "--reveal-last-share"])
+def test_fair_optimum_test_shares_are_the_compiled_engines(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run_cli(["fair-optimum", "--deals", "1", flag, "0.5"], capsys)
     assert_one_line_error("fair-optimum", status, err, "--engine compiled")
 
 

@@ -213,43 +213,51 @@ def test_evaluate_takes_the_clairvoyant_bound_when_unfinished(late_positions) ->
     assert stopped.lower - 1e-12 <= exact.lower <= stopped.upper + 1e-12
 
 
-@pytest.mark.parametrize("share", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize(
+    "share, reveal_last_share", [(0.0, 0.5), (0.3, 0.0), (0.3, 0.5), (0.3, 1.0), (1.0, 0.0), (1.0, 0.5), (1.0, 1.0)]
+)
 @pytest.mark.parametrize("name", sorted(HAND_BUILT))
-def test_value_one_test_leaves_the_value_unchanged(name: str, share: float) -> None:
-    """Whatever share of the limits the test "is the value 1?" gets first, the search ends on
-    the brute force's value, and the node-limited runs still bracket it."""
+def test_value_one_test_leaves_the_value_unchanged(name: str, share: float, reveal_last_share: float) -> None:
+    """Whatever share of the limits the test "is the value 1?" gets first, and whatever share of
+    those it runs with REVEAL last, the search ends on the brute force's value, and the
+    node-limited runs still bracket it."""
     position = HAND_BUILT[name]
     expected = brute_force(_state(position), position.unseen)
-    result = CompiledFairSearch(SMALL_TABLE).evaluate(position, value_one_share=share)
+    options = {"value_one_share": share, "reveal_last_share": reveal_last_share}
+    result = CompiledFairSearch(SMALL_TABLE).evaluate(position, **options)
     assert result.exact
     assert result.lower == pytest.approx(expected, abs=1e-12)
 
     def search(position: FairPosition, **limits) -> fair_kernel.FairResult:
-        return CompiledFairSearch(SMALL_TABLE).evaluate(position, value_one_share=share, **limits)
+        return CompiledFairSearch(SMALL_TABLE).evaluate(position, **options, **limits)
 
     check_bounds_at_every_node_limit(search, position)
 
 
 def test_value_one_test_alone_answers_the_value_one_question(late_positions) -> None:
-    """The test alone decides the question on real last reveals of both kinds: value 1 proven
-    exactly, or an upper bound below 1 that still holds the full search's value; and a search
-    that gives the test all its limits (share 1) still ends on that value."""
+    """The test alone, with REVEAL first or last, decides the question on real last reveals of
+    both kinds: value 1 proven exactly, or an upper bound below 1 that still holds the full
+    search's value; and a search that gives the test all its limits (share 1) still ends on
+    that value."""
     seen = set()
     for position in late_positions[:12]:
         exact = _evaluate(position)
         search = CompiledFairSearch(SMALL_TABLE)
         tested = search.evaluate(position, value_one_share=1.0)
         assert tested.exact and tested.lower == pytest.approx(exact.lower, abs=1e-12)
-        # the test's own answer: a fresh search stopped right after it
+        # the test's own answer in either order: a fresh search stopped right after it
         grid, pool = fair_kernel._position_arrays(position)
         root = (fair_kernel._DECIDE, grid, position.stock_left, pool, -1)
-        probe = CompiledFairSearch(SMALL_TABLE)
-        lower, upper, stopped = probe._search_until(root, fair_kernel.VALUE_ONE_ALPHA, 1.0, 0, None, None)
-        assert not stopped
-        if exact.lower == 1.0:
-            assert lower == pytest.approx(1.0, abs=1e-12)
-        else:
-            assert upper < 1.0 and lower - 1e-12 <= exact.lower <= upper + 1e-12
+        for reveal_last in (False, True):
+            probe = CompiledFairSearch(SMALL_TABLE)
+            lower, upper, stopped = probe._search_until(
+                root, fair_kernel.VALUE_ONE_ALPHA, 1.0, 0, None, None, reveal_last=reveal_last
+            )
+            assert not stopped
+            if exact.lower == 1.0:
+                assert lower == pytest.approx(1.0, abs=1e-12)
+            else:
+                assert upper < 1.0 and lower - 1e-12 <= exact.lower <= upper + 1e-12
         seen.add(exact.lower == 1.0)
     assert seen == {True, False}
 
@@ -259,6 +267,8 @@ def test_value_one_share_is_checked() -> None:
     for share in (-0.1, 1.5):
         with pytest.raises(ValueError, match="value_one_share"):
             CompiledFairSearch(SMALL_TABLE).evaluate(position, value_one_share=share)
+        with pytest.raises(ValueError, match="reveal_last_share"):
+            CompiledFairSearch(SMALL_TABLE).evaluate(position, reveal_last_share=share)
 
 
 def test_table_size_is_checked() -> None:
@@ -267,19 +277,21 @@ def test_table_size_is_checked() -> None:
 
 
 def test_fair_optimum_command_with_the_compiled_engine_and_the_clairvoyant_bound(tmp_path) -> None:
-    """``fair-optimum --engine compiled --clairvoyant-bound --value-one-share 0.25``: each unfinished row's upper bound
-    is the smaller of the search's and the clairvoyant bound, and both bracket the lower."""
+    """``fair-optimum --engine compiled --clairvoyant-bound --value-one-share 0.25 --reveal-last-share 0.4``: each
+    unfinished row's upper bound is the smaller of the search's and the clairvoyant bound, and both bracket the
+    lower."""
     import json
 
     from empire_envs.cli import main as cli_main
 
     out = tmp_path / "fair.json"
     argv = ["fair-optimum", "--deals", "4", "--seconds", "0.05", "--after-reveals", "1"]
-    flags = ["--engine", "compiled", "--clairvoyant-bound", "--value-one-share", "0.25"]
+    flags = ["--engine", "compiled", "--clairvoyant-bound", "--value-one-share", "0.25", "--reveal-last-share", "0.4"]
     assert cli_main([*argv, *flags, "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["summary"]["engine"] == "compiled" and report["summary"]["clairvoyant_bound"]
     assert report["summary"]["value_one_share"] == 0.25
+    assert report["summary"]["reveal_last_share"] == 0.4
     unfinished = [row for row in report["deals"] if not row["exact"]]
     for row in report["deals"]:
         assert 0.0 <= row["lower"] <= row["upper"] <= 1.0

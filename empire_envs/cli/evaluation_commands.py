@@ -430,8 +430,16 @@ def _add_fair_optimum(commands: Subparsers) -> None:
         type=share,
         default=None,
         metavar="SHARE",
-        help="compiled engine: the share of --seconds given first to the test 'is the value 1?' (default 0.5; "
+        help="compiled engine: the share of --seconds given first to the test 'is the value 1?' (default 0.75; "
         "0 skips it)",
+    )
+    sub.add_argument(
+        "--reveal-last-share",
+        type=share,
+        default=None,
+        metavar="SHARE",
+        help="compiled engine: the share of the test's time run with REVEAL after every capture, before "
+        "REVEAL first (default 0.6)",
     )
     sub.add_argument(
         "--regret-agent",
@@ -470,6 +478,7 @@ def cmd_fair_optimum(args: argparse.Namespace) -> int:
             engine=args.engine,
             clairvoyant_bound=args.clairvoyant_bound,
             value_one_share=args.value_one_share,
+            reveal_last_share=args.reveal_last_share,
         )
         if args.regret_agent and report["summary"]["exact_deals"]:
             report["regret"] = fair_optimum.agent_regret(

@@ -14,7 +14,9 @@ these deals lies between them.
 (``games.solitaire.fair_kernel``: the same expectimax compiled with numba, its leaves sharing one
 table of verdicts; about twice as fast on the deals it finishes, docs/benchmarks/solitaire_ladder.md).
 ``value_one_share`` (compiled engine only): the share of each deal's seconds given first to the
-test "is the value 1?" (``fair_kernel.VALUE_ONE_SHARE`` when None).
+test "is the value 1?" (``fair_kernel.VALUE_ONE_SHARE`` when None); ``reveal_last_share`` (compiled
+engine only): the share of the test's time it runs with REVEAL after every capture, before REVEAL
+first (``fair_kernel.REVEAL_LAST_SHARE`` when None).
 ``clairvoyant_bound``: a deal left unfinished gets the clairvoyant upper bound (the known-order
 verdict averaged over the stock orders; sound, below 1 on deals that some orders lose), computed
 after the search and outside its time; its CPU seconds are in the row.
@@ -38,7 +40,7 @@ import gymnasium
 from ..agents.solitaire import RevealThenSolveAgent
 from ..games.solitaire import rules
 from ..games.solitaire.fair import FairPosition, FairResult, FairSearch
-from ..games.solitaire.fair_kernel import VALUE_ONE_SHARE, CompiledFairSearch
+from ..games.solitaire.fair_kernel import REVEAL_LAST_SHARE, VALUE_ONE_SHARE, CompiledFairSearch
 from ..games.solitaire.state import ONGOING, STOCK_SIZE, SolitaireState
 from .reporting import Log
 
@@ -58,14 +60,21 @@ def play_reveals(state: SolitaireState, reveals: int) -> bool:
 
 
 def _search(
-    engine: str, position: FairPosition, seconds: float, clairvoyant_bound: bool, value_one_share: float
+    engine: str,
+    position: FairPosition,
+    seconds: float,
+    clairvoyant_bound: bool,
+    value_one_share: float,
+    reveal_last_share: float,
 ) -> tuple[FairResult, float | None, float]:
     """The search's result, the clairvoyant bound (None when not asked for or not needed) and its CPU seconds."""
     compiled = None
     if engine == "compiled" or clairvoyant_bound:
         compiled = CompiledFairSearch()
     if engine == "compiled" and compiled is not None:
-        result = compiled.evaluate(position, time_limit=seconds, value_one_share=value_one_share)
+        result = compiled.evaluate(
+            position, time_limit=seconds, value_one_share=value_one_share, reveal_last_share=reveal_last_share
+        )
     else:
         result = FairSearch().evaluate(position, time_limit=seconds)
     if compiled is None or not clairvoyant_bound or result.exact:
@@ -84,6 +93,7 @@ def run(
     engine: str = "python",
     clairvoyant_bound: bool = False,
     value_one_share: float | None = None,
+    reveal_last_share: float | None = None,
 ) -> dict[str, Any]:
     """Search ``deals`` deals from ``seed``; the summary and the per-deal rows (module docstring)."""
     if deals < 1:
@@ -96,9 +106,14 @@ def run(
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if value_one_share is not None and engine != "compiled":
         raise ValueError("value_one_share is the compiled engine's: add --engine compiled")
+    if reveal_last_share is not None and engine != "compiled":
+        raise ValueError("reveal_last_share is the compiled engine's: add --engine compiled")
     share = VALUE_ONE_SHARE if value_one_share is None else value_one_share
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"value_one_share must be in [0, 1], got {value_one_share}")
+    last_share = REVEAL_LAST_SHARE if reveal_last_share is None else reveal_last_share
+    if not 0.0 <= last_share <= 1.0:
+        raise ValueError(f"reveal_last_share must be in [0, 1], got {reveal_last_share}")
     env: Any = gymnasium.make(ENV_ID)
     rows = []
     start = time.perf_counter()
@@ -108,7 +123,7 @@ def run(
         if after_reveals and not play_reveals(state, after_reveals):
             continue
         result, bound, bound_seconds = _search(
-            engine, FairPosition.from_state(state), seconds, clairvoyant_bound, share
+            engine, FairPosition.from_state(state), seconds, clairvoyant_bound, share, last_share
         )
         row: dict[str, Any] = {
             "seed": deal_seed,
@@ -132,6 +147,7 @@ def run(
     summary["clairvoyant_bound"] = clairvoyant_bound
     if engine == "compiled":
         summary["value_one_share"] = share
+        summary["reveal_last_share"] = last_share
     return {"summary": summary, "deals": rows}
 
 

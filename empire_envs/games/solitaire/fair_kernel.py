@@ -21,15 +21,22 @@ there) with three differences, none of which changes a value:
   the rate measured so far.
 
 **The test "is the value 1?" first.** ``evaluate`` gives the first ``value_one_share`` of its
-limits (``VALUE_ONE_SHARE``, half) to the same search with the null window (``VALUE_ONE_ALPHA``,
-1): values are multiples of 1/(37*36*35), so a value above the window's floor is 1. In that
-window a decision stops at its first child proven to win every card, and a chance node at its
-first card class proven below 1, so a strategy is refuted by one losing class instead of valued
-in full; the widening search values the first strategy of every width in full, at some 20,000
-leaves before any alternative is tried. Every deal of the env that has finished so far has
-value 1, proven this way. When the test proves the value below 1, or its share runs out, the widening
-search (below) runs for the rest of the limits, from the bounds the test left in the table (all
-sound, whatever the window).
+limits (``VALUE_ONE_SHARE``, three quarters) to the same search with the null window
+(``VALUE_ONE_ALPHA``, 1): values are multiples of 1/(37*36*35), so a value above the window's
+floor is 1. In that window a decision stops at its first child proven to win every card, and a
+chance node at its first card class proven below 1, so a strategy is refuted by one losing class
+instead of valued in full; the widening search values the first strategy of every width in
+full, at some 20,000 leaves before any alternative is tried. Every deal of the env that has
+finished so far has value 1, proven this way.
+
+The test runs in two orders, one after the other: first with REVEAL as a decision's last child
+(captures are tried first, so its first strategies capture all they can before each reveal),
+for ``REVEAL_LAST_SHARE`` of its limits, then with REVEAL first. Which order proves a deal
+quickly differs from deal to deal (REVEAL last took deal 9 from 5.1 to 0.2 CPU s, and deal 3
+from 9.1 to 19.8; docs/benchmarks/solitaire_ladder.md); the order changes which children are
+searched first, never a bound. When the test proves the value below 1, or its share runs out,
+the widening search (below) runs for the rest of the limits, from the bounds the test left in
+the table (all sound, whatever the window or the order).
 
 ``clairvoyant_bound(position)`` is a sound upper bound that falls below 1 before a position is
 solved: the known-order verdict (``_k_clair``, the solver's question) averaged over the stock
@@ -66,7 +73,9 @@ CLAIRVOYANT_NODE_LIMIT = 200_000
 #: the most nodes of one kernel call
 MAX_CHUNK_NODES = 50_000_000
 #: the share of a search's limits given first to the test "is the value 1?"
-VALUE_ONE_SHARE = 0.5
+VALUE_ONE_SHARE = 0.75
+#: the share of the test's limits run with REVEAL after every capture, before REVEAL first
+REVEAL_LAST_SHARE = 0.6
 #: the test's window is (VALUE_ONE_ALPHA, 1): values are multiples of 1/(37*36*35), so a value
 #: above it is 1
 VALUE_ONE_ALPHA = 1.0 - 1e-6
@@ -628,7 +637,8 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
 
     ``state``: [nodes entered, node budget (this call stops past it), stopped flag, width
     (0: unlimited), nodes of _k_win, the node budget of one clairvoyant solve, clairvoyant
-    solves stopped by it, leaves entered (stock-empty positions handed to _k_win)].
+    solves stopped by it, leaves entered (stock-empty positions handed to _k_win), REVEAL's
+    place among a decision's children (0: first, 1: last)].
     ``wkeys``: the table of stock-empty verdicts (``_k_win``); ``ws``: its scratch.
     """
     eps = 1e-12
@@ -708,7 +718,7 @@ def _k_search(kind, grid, stock_left, pool, waiting, alpha, beta, ray, keys, bou
             child_stock[n] = stock_left
             child_pool[n] = pool
             child_waiting[n] = -1
-            order_key[n] = 1 << 20  # REVEAL first
+            order_key[n] = -1 if state[8] else 1 << 20  # REVEAL after every capture, or before
             n += 1
         ncap = _k_captures(grid, ray, pairs)
         for m in range(ncap):
@@ -908,8 +918,8 @@ class CompiledFairSearch:
         self.clairvoyant_stopped = 0
         self.leaf_solves = 0
 
-    def _state(self, budget: int, width: int = 0, solve_node_limit: int = 0) -> np.ndarray:
-        return np.array([0, budget, 0, width, 0, solve_node_limit, 0, 0], dtype=np.int64)
+    def _state(self, budget: int, width: int = 0, solve_node_limit: int = 0, reveal_last: bool = False) -> np.ndarray:
+        return np.array([0, budget, 0, width, 0, solve_node_limit, 0, 0, int(reveal_last)], dtype=np.int64)
 
     def clairvoyant_bound(self, position: FairPosition, solve_node_limit: int = CLAIRVOYANT_NODE_LIMIT) -> float:
         """A sound upper bound on the fair optimum: the mean over the stock orders of "won with
@@ -941,6 +951,7 @@ class CompiledFairSearch:
         node_limit: int | None = None,
         clairvoyant_bound: bool = False,
         value_one_share: float = VALUE_ONE_SHARE,
+        reveal_last_share: float = REVEAL_LAST_SHARE,
     ) -> FairResult:
         """The optimal win probability of ``position``, or sound bounds when a limit stopped it.
 
@@ -949,18 +960,34 @@ class CompiledFairSearch:
         ``clairvoyant_bound`` (outside the limits: it costs seconds on a whole deal).
         ``value_one_share``: the share of the limits given first to the test "is the value 1?"
         (the module docstring); 0 skips it, 1 lets it run until it has an answer.
+        ``reveal_last_share``: the share of the test's limits that it runs with REVEAL after
+        every capture, before it goes on with REVEAL first (0: REVEAL first throughout).
         """
         if not 0.0 <= value_one_share <= 1.0:
             raise ValueError(f"value_one_share must be in [0, 1], got {value_one_share}")
+        if not 0.0 <= reveal_last_share <= 1.0:
+            raise ValueError(f"reveal_last_share must be in [0, 1], got {reveal_last_share}")
         start, cpu_start = time.perf_counter(), time.process_time()
         nodes0, leaves0 = self.nodes, self.leaf_solves
         grid, pool = _position_arrays(position)
         root = (_WAITING if position.revealed >= 0 else _DECIDE, grid, position.stock_left, pool, position.revealed)
         lower, upper, out_of_limits = 0.0, 1.0, False
         if value_one_share > 0:
-            test_deadline = None if time_limit is None else cpu_start + value_one_share * time_limit
-            test_nodes = None if node_limit is None else max(1, int(value_one_share * node_limit))
-            lower, upper, _ = self._search_until(root, VALUE_ONE_ALPHA, 1.0, 0, test_deadline, test_nodes)
+            # REVEAL after every capture, then REVEAL first: each order proves some deals' value
+            # 1 many times faster than the other (docs/benchmarks/solitaire_ladder.md), and the
+            # second starts from the bounds the first left in the table
+            orders = ((True, reveal_last_share), (False, 1.0)) if reveal_last_share < 1.0 else ((True, 1.0),)
+            for reveal_last, until in orders:  # until: the share of the test's limits this order ends at
+                if until <= 0 or upper - lower <= EPS or upper <= VALUE_ONE_ALPHA + EPS:
+                    continue
+                share = until * value_one_share
+                test_deadline = None if time_limit is None else cpu_start + share * time_limit
+                test_nodes = None if node_limit is None else max(1, int(share * node_limit)) - (self.nodes - nodes0)
+                if test_nodes is not None and test_nodes <= 0:
+                    continue
+                lower, upper, _ = self._search_until(
+                    root, VALUE_ONE_ALPHA, 1.0, 0, test_deadline, test_nodes, reveal_last=reveal_last
+                )
             # proven 1, or proven below 1 (upper <= alpha), or out of its share: the widening
             # search takes over from the bounds the test left in the table
         deadline = None if time_limit is None else cpu_start + time_limit
@@ -988,7 +1015,14 @@ class CompiledFairSearch:
         )
 
     def _search_until(
-        self, root: tuple, alpha: float, beta: float, width: int, deadline: float | None, node_limit: int | None
+        self,
+        root: tuple,
+        alpha: float,
+        beta: float,
+        width: int,
+        deadline: float | None,
+        node_limit: int | None,
+        reveal_last: bool = False,
     ) -> tuple[float, float, bool]:
         """Kernel calls on ``root`` with the window (alpha, beta) at one width until the root's
         bounds are exact or outside the window, the width is searched through, or the CPU
@@ -996,7 +1030,8 @@ class CompiledFairSearch:
         stopped it. Each call starts again from the root (the table keeps what earlier calls
         proved), so a call is given half the time left at the slowest rate of the calls so far
         (the rate varies: a call deep in the leaves enters nodes more slowly than one that finds
-        its children in the table)."""
+        its children in the table). ``reveal_last``: REVEAL is a decision's last child, after
+        every capture, instead of its first."""
         kernel = _load()
         kind, grid, stock_left, pool, waiting = root
         nodes0 = self.nodes
@@ -1013,7 +1048,7 @@ class CompiledFairSearch:
                 budget = min(budget, nodes0 + node_limit - self.nodes)
             if budget <= 0:
                 return lower, upper, True
-            state = self._state(budget, width)
+            state = self._state(budget, width, reveal_last=reveal_last)
             call_start = time.process_time()
             lower, upper = kernel["search"](
                 kind, grid, stock_left, pool, waiting, alpha, beta,
