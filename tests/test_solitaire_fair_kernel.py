@@ -271,6 +271,18 @@ def test_value_one_share_is_checked() -> None:
             CompiledFairSearch(SMALL_TABLE).evaluate(position, reveal_last_share=share)
 
 
+def test_fair_optimum_help_states_the_kernels_default_shares(capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI does not import the kernel to build its parser, so its help restates the default
+    shares; they must stay the kernel's."""
+    from empire_envs.cli import main as cli_main
+
+    with pytest.raises(SystemExit):
+        cli_main(["fair-optimum", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {fair_kernel.VALUE_ONE_SHARE};" in text
+    assert f"(default {fair_kernel.REVEAL_LAST_SHARE})" in text
+
+
 def test_table_size_is_checked() -> None:
     with pytest.raises(ValueError, match="table_bits"):
         CompiledFairSearch(4)
